@@ -1,0 +1,67 @@
+"""Command line: `python -m ids_metric score|audit …`."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from .records import DEFAULT_DATA, InputError, load_predictions, load_references
+from .scoring import DEFAULT_PROFILE, score
+
+EPILOG_SCORE = """examples:
+  python -m ids_metric score --predictions examples/predictions-gold.jsonl
+  python -m ids_metric score --predictions my-model.jsonl --out runs/my-model --audit-profile ids-tool-latest
+predictions file: one JSON object per line, {"id": "s001-en", "prediction": "<raw model output>"}
+(a null prediction is a failed generation and scores 0)."""
+
+
+def _progress(enabled: bool):
+    if not enabled:
+        return iter
+    from tqdm import tqdm  # noqa: PLC0415  (only the CLI needs it)
+
+    return lambda items: tqdm(items, desc="scoring", unit="ex", file=sys.stderr, disable=None)
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    references = load_references(args.data)
+    raw = load_predictions(args.predictions, [r.id for r in references])
+    profile = None if args.audit_profile == "none" else args.audit_profile
+    run = score([raw[r.id] for r in references], references, audit_profile=profile,
+                progress=_progress(not args.no_progress))
+    out = Path(args.out or Path("runs") / Path(args.predictions).stem)
+    out.mkdir(parents=True, exist_ok=True)
+    with open(out / "results.jsonl", "w", encoding="utf-8") as handle:
+        for result in run.results:
+            handle.write(json.dumps(result.to_json(), ensure_ascii=False) + "\n")
+    summary = run.summary(predictions=str(args.predictions), data=str(args.data))
+    (out / "summary.json").write_text(json.dumps(summary, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(json.dumps(summary, indent=2, ensure_ascii=False) if args.json else run.table())
+    print(f"wrote {out / 'results.jsonl'} and {out / 'summary.json'}", file=sys.stderr)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m ids_metric", description="Ishigaki-IDS-Bench scoring tools.")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    p = commands.add_parser("score", help="score a predictions file against the data",
+                            epilog=EPILOG_SCORE, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--predictions", required=True, type=Path, help="predictions JSONL")
+    p.add_argument("--data", type=Path, default=DEFAULT_DATA, help="data JSONL file or folder (default: %(default)s)")
+    p.add_argument("--out", type=Path, help="output folder (default: runs/<predictions name>)")
+    p.add_argument("--audit-profile", default=DEFAULT_PROFILE,
+                   help="Stage 1 profile: ids-tool-1.0.96 (paper, default), ids-tool-latest, or none")
+    p.add_argument("--json", action="store_true", help="print the summary as JSON instead of the table")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.set_defaults(func=cmd_score)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except InputError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2

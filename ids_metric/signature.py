@@ -1,0 +1,40 @@
+"""The versioned signature printed and stored with every score (in the spirit of sacreBLEU)."""
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable
+from importlib import metadata
+
+VERSION = "0.1.0"
+FACET_MODE = "paper"
+
+
+def package_version(name: str) -> str:
+    try:
+        return metadata.version(name)
+    except metadata.PackageNotFoundError:
+        return "none"
+
+
+def data_hash(pairs: Iterable[tuple[str, str]]) -> str:
+    """sha256 prefix over (id, gold) pairs in id order: the same references give the same hash."""
+    digest = hashlib.sha256()
+    for example_id, gold in sorted(pairs):
+        digest.update(json.dumps([example_id, gold], ensure_ascii=False).encode("utf-8"))
+        digest.update(b"\n")
+    return digest.hexdigest()[:12]
+
+
+def signature(*, n: int, data: str, audit_profile: str | None, extra: dict | None = None) -> str:
+    """e.g. `ids_metric:0.1.0|audit:ids-tool-1.0.96|facets:paper|data:3f2a…|n:166|ifcopenshell:0.9.0`."""
+    parts = {
+        "ids_metric": VERSION,
+        "audit": audit_profile or "none",
+        "facets": FACET_MODE,
+        "data": data,
+        "n": str(n),
+        "ifcopenshell": package_version("ifcopenshell"),
+    }
+    parts.update(extra or {})
+    return "|".join(f"{key}:{value}" for key, value in parts.items())
