@@ -10,6 +10,7 @@ from typing import Any
 IDS_NS = "http://standards.buildingsmart.org/IDS"
 SECTIONS = ("applicability", "requirements")
 FACET_TYPES = ("entity", "attribute", "classification", "material", "partOf", "property")
+FULL_ONLY = ("dataType", "cardinality")
 
 Block = tuple[str, str, str]
 """(section, facet_type, canonical JSON of the content)."""
@@ -113,9 +114,11 @@ def _drop_nulls(content: dict) -> dict:
     return {key: value for key, value in content.items() if value is not None}
 
 
-def facet_content(facet: ET.Element, facet_type: str, full: bool) -> dict:
-    """The content of one facet block (spec §2.2), null keys dropped."""
-    get = lambda name, upper=False: value_of(child(facet, name), upper)  # noqa: E731
+def facet_content(facet: ET.Element, facet_type: str) -> dict:
+    """The full content of one facet block (spec §2.2), null keys dropped."""
+    def get(name: str, upper: bool = False) -> Any:
+        return value_of(child(facet, name), upper)
+
     if facet_type == "entity":
         content = {"name": get("name", True), "predefinedType": get("predefinedType", True)}
     elif facet_type == "attribute":
@@ -128,31 +131,34 @@ def facet_content(facet: ET.Element, facet_type: str, full: bool) -> dict:
         relation = _upper(_attribute(facet, "relation")) or get("relation", True)
         content = {"entity": _part_of_entity(facet), "relation": relation}
     else:
-        content = {"propertySet": get("propertySet"), "baseName": get("baseName"), "value": get("value")}
-        if full:
-            content["dataType"] = _upper(_attribute(facet, "dataType"))
-            content["cardinality"] = _lower(_attribute(facet, "cardinality"))
+        content = {"propertySet": get("propertySet"), "baseName": get("baseName"), "value": get("value"),
+                   "dataType": _upper(_attribute(facet, "dataType")),
+                   "cardinality": _lower(_attribute(facet, "cardinality"))}
     return _drop_nulls(content)
 
 
-def _facet_blocks(spec: ET.Element, full: bool) -> list[Block]:
-    blocks = []
+def core_content(content: dict) -> dict:
+    """Core content: only the property facet's dataType and cardinality are left out."""
+    return {key: value for key, value in content.items() if key not in FULL_ONLY}
+
+
+def spec_blocks(spec: ET.Element) -> SpecBlocks:
+    """Full blocks (with the ifcVersion spec block) and core blocks of one specification."""
+    full: list[Block] = []
+    core: list[Block] = []
     for section in SECTIONS:
         holder = child(spec, section)
         for facet in () if holder is None else holder:
             facet_type = local_name(facet.tag)
             if facet_type in FACET_TYPES:
-                blocks.append((section, facet_type, canonical(facet_content(facet, facet_type, full))))
-    return blocks
-
-
-def spec_blocks(spec: ET.Element) -> SpecBlocks:
-    """Full blocks (with the ifcVersion spec block) and core blocks of one specification."""
-    full = _facet_blocks(spec, full=True)
+                content = facet_content(facet, facet_type)
+                full.append((section, facet_type, canonical(content)))
+                core.append((section, facet_type, canonical(core_content(content))) if facet_type == "property"
+                            else full[-1])
     version = _upper(_attribute(spec, "ifcVersion"))
     if version:
-        full.insert(0, ("spec", "ifcVersion", canonical({"value": version})))
-    return SpecBlocks(full=Counter(full), core=Counter(_facet_blocks(spec, full=False)))
+        full.append(("spec", "ifcVersion", canonical({"value": version})))
+    return SpecBlocks(full=Counter(full), core=Counter(core))
 
 
 def specifications(root: ET.Element) -> list[ET.Element]:

@@ -56,15 +56,22 @@ def data_files(data: Path) -> list[Path]:
     return files
 
 
+def load_records(data: Path = DEFAULT_DATA) -> list[tuple[str, int, dict]]:
+    """(file, line, record) for every record of a JSONL file or a data folder."""
+    rows = []
+    for path in data_files(data):
+        rows += [(str(path), number, record) for number, record in read_jsonl(path)]
+    return rows
+
+
 def load_references(data: Path = DEFAULT_DATA) -> list[Reference]:
     """All records of a JSONL file or a data folder, sorted by id."""
     references, problems = [], []
-    for path in data_files(data):
-        for number, record in read_jsonl(path):
-            try:
-                references.append(reference_from_record(record))
-            except (InputError, KeyError, TypeError, AttributeError) as exc:
-                problems.append(f"{path}:{number}: {exc}")
+    for path, number, record in load_records(data):
+        try:
+            references.append(reference_from_record(record))
+        except (InputError, KeyError, TypeError, AttributeError) as exc:
+            problems.append(f"{path}:{number}: {exc}")
     duplicates = [i for i, c in Counter(r.id for r in references).items() if c > 1]
     problems += [f"duplicate reference id {i!r}" for i in sorted(duplicates)]
     if problems:

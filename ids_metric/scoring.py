@@ -48,6 +48,6 @@ def score(
     """Score raw model outputs (None = failed generation) against references, in order."""
     auditor = make_auditor(audit_profile) if audit_profile else None
     results = evaluate_all(predictions, references, auditor, progress)
-    sig = signature(n=len(references), data=data_hash((r.id, r.gold) for r in references),
+    sig = signature(n=len(references), data=data_hash(r.gold for r in references),
                     audit_profile=audit_profile)
     return ScoreRun(results, summarize(results), breakdown(results), sig)

@@ -17,11 +17,12 @@ def package_version(name: str) -> str:
         return "none"
 
 
-def data_hash(pairs: Iterable[tuple[str, str]]) -> str:
-    """sha256 prefix over (id, gold) pairs in id order: the same references give the same hash."""
+def data_hash(golds: Iterable[str]) -> str:
+    """sha256 prefix over the gold documents, order-independent: the same references give the same
+    hash whether they come from the CLI (sorted by id) or from `evaluate` (caller's order)."""
     digest = hashlib.sha256()
-    for example_id, gold in sorted(pairs):
-        digest.update(json.dumps([example_id, gold], ensure_ascii=False).encode("utf-8"))
+    for gold in sorted(golds):
+        digest.update(json.dumps(gold, ensure_ascii=False).encode("utf-8"))
         digest.update(b"\n")
     return digest.hexdigest()[:12]
 

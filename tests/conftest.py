@@ -1,4 +1,5 @@
 import os
+import tempfile
 import sys
 from pathlib import Path
 
@@ -6,7 +7,9 @@ ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
 sys.path.insert(0, str(ROOT))
 
-# The Hub is never reachable from tests.
+# The Hub is never reachable from tests, and nothing is cached outside a temporary folder
+# (evaluate and datasets read these variables when they are first imported).
+os.environ.setdefault("HF_HOME", tempfile.mkdtemp(prefix="ids-bench-hf-"))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("HF_EVALUATE_OFFLINE", "1")
 os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
