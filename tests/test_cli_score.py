@@ -1,0 +1,67 @@
+"""`python -m ids_metric score`: outputs, table, and harness-input errors raised before writing."""
+import json
+
+import pytest
+
+from idsdocs import DOOR, WALL, ids
+from ids_metric.cli import main
+
+GOLD = ids(WALL, DOOR)
+
+
+def write_jsonl(path, rows):
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+    return path
+
+
+@pytest.fixture()
+def data(tmp_path):
+    rows = [{"id": f"s00{i}-{lang}", "gold_ids": GOLD, "language": lang, "input_format": "csv",
+             "turn_type": "single_turn", "domain": "mep", "ifc_versions": ["IFC4"]}
+            for i in (1, 2) for lang in ("en", "ja")]
+    return write_jsonl(tmp_path / "test-all.jsonl", rows)
+
+
+def predictions(tmp_path, rows, name="preds.jsonl"):
+    return write_jsonl(tmp_path / name, rows)
+
+
+def test_score_writes_results_and_summary(tmp_path, data, capsys):
+    preds = predictions(tmp_path, [{"id": "s001-en", "prediction": GOLD}, {"id": "s001-ja", "prediction": None},
+                                   {"id": "s002-en", "prediction": f"```ids\n{ids(WALL)}\n```"},
+                                   {"id": "s002-ja", "prediction": "nope"}])
+    out = tmp_path / "out"
+    assert main(["score", "--predictions", str(preds), "--data", str(data), "--out", str(out),
+                 "--audit-profile", "none", "--no-progress"]) == 0
+    table = capsys.readouterr().out
+    assert "language=ja" in table and "n/c" in table and "signature: ids_metric:" in table
+    results = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+    assert [r["id"] for r in results] == ["s001-en", "s001-ja", "s002-en", "s002-ja"]
+    assert [r["f1"] for r in results] == [1.0, 0.0, 2 * 0.5 / 1.5, 0.0]
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["overall"]["n"] == 4 and summary["overall"]["content"] is None
+    assert summary["breakdowns"]["language"]["en"]["facet_f1"] == pytest.approx((1 + 2 / 3) / 2)
+    assert "|audit:none|" in summary["signature"]
+
+
+@pytest.mark.parametrize("lines,message", [
+    (['{"id": "s001-en", "prediction": "x"}', "{broken"], "preds.jsonl:2: not JSON"),
+    (['{"id": "s001-en", "prediction": "x"}', '{"id": "s001-en", "prediction": "y"}'], "duplicate id 's001-en'"),
+    (['{"id": "s009-en", "prediction": "x"}'], "ids not in the data: s009-en"),
+    (['{"id": "s001-en", "prediction": "x"}'], "missing predictions for: s001-ja, s002-en, s002-ja"),
+    (['{"id": "s001-en", "prediction": 3}'], "must be a string or null"),
+    (['["s001-en"]'], "expected an object"),
+])
+def test_bad_predictions_file_is_an_error_naming_the_problem(tmp_path, data, capsys, lines, message):
+    preds = tmp_path / "preds.jsonl"
+    preds.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = tmp_path / "out"
+    assert main(["score", "--predictions", str(preds), "--data", str(data), "--out", str(out)]) == 2
+    assert message in capsys.readouterr().err
+    assert not out.exists(), "nothing may be written when the input is bad"
+
+
+def test_missing_data_folder_is_an_error(tmp_path, capsys):
+    preds = predictions(tmp_path, [])
+    assert main(["score", "--predictions", str(preds), "--data", str(tmp_path / "nowhere")]) == 2
+    assert "no JSONL data files" in capsys.readouterr().err
