@@ -55,6 +55,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the summary as JSON instead of the table")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_score)
+    # The harness and leaderboard live beside the library; imported here so `ids_metric` itself
+    # (the evaluate module and its Space) never depends on them.
+    from harness.cli import register_harness_commands  # noqa: PLC0415
+    from leaderboard.cli import register_leaderboard_commands  # noqa: PLC0415
+
+    register_harness_commands(commands)  # run, generate
+    register_leaderboard_commands(commands)  # compare, failures, leaderboard, publish, submission
     return parser
 
 

@@ -55,7 +55,7 @@ Returns:
     ag_facet_f1, n, signature.
 Examples:
     >>> import evaluate
-    >>> ids_metric = evaluate.load("ids_metric")  # doctest: +SKIP
+    >>> ids_metric = evaluate.load("ids_metric")
     >>> gold = open("tests/fixtures/wall.ids", encoding="utf-8").read()
     >>> results = ids_metric.compute(predictions=["```ids\\n" + gold + "\\n```", "no idea"],
     ...                              references=[gold, gold])
