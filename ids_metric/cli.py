@@ -6,6 +6,8 @@ import json
 import sys
 from pathlib import Path
 
+from .audit_cli import configure_parser as configure_audit_parser
+from .audit_cli import run as run_audit
 from .records import DEFAULT_DATA, InputError, load_predictions, load_references
 from .scoring import DEFAULT_PROFILE, score
 
@@ -55,6 +57,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the summary as JSON instead of the table")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=cmd_score)
+    a = commands.add_parser("audit", help="audit IDS files like buildingSMART's IDS-Audit-tool (Stage 1)",
+                            formatter_class=argparse.RawDescriptionHelpFormatter,
+                            epilog="examples:\n  python -m ids_metric audit my.ids\n"
+                                   "  python -m ids_metric audit data/scenarios --json\n"
+                                   "exit code: the validator's status number (0 Ok, 8 structure, 16 content, 24 both, 1 not an IDS)")
+    configure_audit_parser(a)
+    a.set_defaults(func=run_audit)
     # The harness and leaderboard live beside the library; imported here so `ids_metric` itself
     # (the evaluate module and its Space) never depends on them.
     from harness.cli import register_harness_commands  # noqa: PLC0415

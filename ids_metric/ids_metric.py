@@ -12,6 +12,19 @@ import datasets
 import evaluate
 
 from .aggregate import PAPER_METRICS
+from .audit import audit
+from .audit_codes import Status
+from .audit_context import AuditContext
+from .audit_facets import FACET_AUDITS
+from .audit_profiles import PROFILES
+from .audit_spec import run_content_audit
+from .audit_tree import build_tree
+from .audit_values import value_is_valid
+from .audit_vocab import entity_vocabulary
+from .audit_xml import parse_document
+from .audit_xs import XS_AUDITS
+from .dotnet_regex import compile_dotnet
+from .safe_regex import compile_search
 from .evaluation import METADATA_KEYS, Reference
 from .extract import extract_candidate
 from .facets import document_blocks
@@ -21,7 +34,10 @@ from .scorer import score_documents
 from .scoring import DEFAULT_PROFILE, score
 from .signature import signature
 from .stage1 import verdict
+from .vocabulary import schema_vocabulary
+from .vocabulary_psets import property_sets
 from .xmlparse import parse_xml
+from .xsd import xsd_issues
 
 _CITATION = """\
 @misc{ishigaki_ids_bench,
@@ -66,8 +82,11 @@ Examples:
 """
 
 OPTIONS = ("metadata", "audit_profile", "return_breakdowns", "return_per_example", "ids")
-# Stage 2 building blocks re-exported for library users; importing them here also makes evaluate
-# copy their modules into its cache.
+# evaluate copies only the modules this file imports (not transitively), so each module of both
+# stages is named here once; the tuples keep the names referenced.
+STAGE1 = (audit, Status, AuditContext, FACET_AUDITS, PROFILES, run_content_audit, build_tree, value_is_valid,
+          entity_vocabulary, parse_document, XS_AUDITS, compile_dotnet, compile_search, schema_vocabulary,
+          property_sets, xsd_issues)
 STAGE2 = (extract_candidate, parse_xml, document_blocks, pair_specifications, score_documents, verdict)
 __all__ = ["IdsMetric", "METADATA_KEYS", "PAPER_METRICS", "format_table", "signature"]
 

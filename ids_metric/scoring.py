@@ -5,6 +5,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from .aggregate import GroupScore, breakdown, summarize
+from .audit import audit
 from .evaluation import AuditSummary, Auditor, ExampleResult, Reference, evaluate_all
 from .report import format_table, summary_document
 from .signature import data_hash, signature
@@ -14,8 +15,6 @@ DEFAULT_PROFILE = "ids-tool-1.0.96"
 
 def make_auditor(profile: str) -> Auditor:
     """Stage 1 as a function of the candidate text."""
-    from .audit import audit  # noqa: PLC0415  (wired lazily until Stage 1 lands)
-
     def run(candidate: str) -> AuditSummary:
         result = audit(candidate, profile)
         codes = sorted({f.code for f in result.findings if f.code is not None})

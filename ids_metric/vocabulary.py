@@ -50,9 +50,10 @@ class IfcAttribute:
     name: str
     classes: frozenset[str]  # UPPER names of every entity having the attribute
     xsd_types: tuple[str, ...]
+    defined_types: tuple[str, ...] = ()  # the UPPER defined type behind each xsd_types entry
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # identity hash: usable as a cache key
 class SchemaVocabulary:
     schema: str
     classes: Mapping[str, IfcClass]  # UPPER name -> class
@@ -66,7 +67,12 @@ class SchemaVocabulary:
         return tuple(self.classes)
 
     def predefined_values(self) -> frozenset[str]:
-        return frozenset(v for c in self.classes.values() for v in c.predefined)
+        return _predefined_values(self)
+
+
+@lru_cache(maxsize=None)
+def _predefined_values(vocab: "SchemaVocabulary") -> frozenset[str]:
+    return frozenset(v for c in vocab.classes.values() for v in c.predefined)
 
 
 def _wrapper_schema(schema: str):
@@ -115,8 +121,8 @@ def _data_types(declarations) -> dict[str, str]:
     return dict(sorted(out.items()))
 
 
-def _attribute_xsd_type(attr_type, data_types: Mapping[str, str]) -> str:
-    """The tool's XSD base type for an attribute ("" when values cannot be checked)."""
+def _attribute_xsd_type(attr_type, data_types: Mapping[str, str]) -> tuple[str, str]:
+    """(XSD base type, defined type name) of an attribute ("" when values cannot be checked)."""
     agg = attr_type.as_aggregation_type()
     while agg is not None:
         attr_type = agg.type_of_element()
@@ -125,10 +131,10 @@ def _attribute_xsd_type(attr_type, data_types: Mapping[str, str]) -> str:
     if named is not None:
         decl = named.declared_type()
         if decl.as_type_declaration() is not None:
-            return data_types.get(decl.name().upper(), "")
-        return "xs:string" if decl.as_enumeration_type() is not None else ""
+            return data_types.get(decl.name().upper(), ""), decl.name().upper()
+        return ("xs:string" if decl.as_enumeration_type() is not None else ""), ""
     simple = attr_type.as_simple_type()
-    return _RAW_ATTRIBUTE_TYPES.get(simple.declared_type(), "") if simple is not None else ""
+    return (_RAW_ATTRIBUTE_TYPES.get(simple.declared_type(), "") if simple is not None else ""), ""
 
 
 def _forward_attributes(entity) -> list:
@@ -172,21 +178,21 @@ def _classes(declarations) -> dict[str, IfcClass]:
 
 def _attributes(declarations, data_types: Mapping[str, str]) -> dict[str, IfcAttribute]:
     classes: dict[str, set[str]] = {}
-    types: dict[str, list[str]] = {}
+    types: dict[str, dict[str, str]] = {}  # attribute -> {xsd type: defined type}
     for d in declarations:
         if d.as_entity() is None:
             continue
         for attr in _forward_attributes(d):
             name = attr.name()
             classes.setdefault(name, set()).add(d.name().upper())
-            xsd = _attribute_xsd_type(attr.type_of_attribute(), data_types)
-            bucket = types.setdefault(name, [])
-            if xsd and xsd not in bucket:
-                bucket.append(xsd)
-    return {n: IfcAttribute(n, frozenset(c), tuple(types[n])) for n, c in sorted(classes.items())}
+            xsd, defined = _attribute_xsd_type(attr.type_of_attribute(), data_types)
+            if xsd:
+                types.setdefault(name, {}).setdefault(xsd, defined)
+    return {n: IfcAttribute(n, frozenset(c), tuple(types.get(n, {})), tuple(types.get(n, {}).values()))
+            for n, c in sorted(classes.items())}
 
 
-def _subclasses(classes: Mapping[str, IfcClass]) -> dict[str, tuple[str, ...]]:
+def subclass_table(classes: Mapping[str, IfcClass]) -> dict[str, tuple[str, ...]]:
     out: dict[str, list[str]] = {}
     for upper, cls in classes.items():
         if cls.parent:
@@ -226,7 +232,7 @@ def schema_vocabulary(schema: str) -> SchemaVocabulary:
     return SchemaVocabulary(
         schema=schema,
         classes=classes,
-        subclasses=_subclasses(classes),
+        subclasses=subclass_table(classes),
         attributes=_attributes(declarations, data_types),
         data_types=data_types,
         object_types=_object_types(classes),
@@ -295,3 +301,28 @@ def classification_classes(schema: str) -> frozenset[str]:
     if schema != "IFC2X3":
         roots = roots + select_members(schema, "IfcResourceObjectSelect")
     return _union_concrete(schema, roots)
+
+
+# Relations an IDS partOf facet can name (IDS 1.0 `relations` enumeration, split).
+PARTOF_RELATIONS = ("IFCRELAGGREGATES", "IFCRELASSIGNSTOGROUP", "IFCRELCONTAINEDINSPATIALSTRUCTURE",
+                    "IFCRELNESTS", "IFCRELVOIDSELEMENT", "IFCRELFILLSELEMENT")
+
+
+def _attribute_entity(attr) -> str:
+    t = attr.type_of_attribute()
+    agg = t.as_aggregation_type()
+    if agg is not None:
+        t = agg.type_of_element()
+    return t.as_named_type().declared_type().name().upper()
+
+
+@lru_cache(maxsize=None)
+def partof_relation(schema: str, relation: str) -> tuple[str, str] | None:
+    """(whole, part) entity names of a relation, read from its Relating*/Related* attributes."""
+    if relation not in PARTOF_RELATIONS:
+        return None
+    decl = _wrapper_schema(schema).declaration_by_name(relation)
+    attrs = {a.name(): a for a in decl.all_attributes()}
+    whole = next(a for n, a in attrs.items() if n.startswith("Relating"))
+    part = next(a for n, a in attrs.items() if n.startswith("Related"))
+    return _attribute_entity(whole), _attribute_entity(part)

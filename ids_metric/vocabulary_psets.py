@@ -59,7 +59,9 @@ def _simple_property(prop) -> PropertyTemplate:
     ttype = prop.TemplateType or ""
     if ttype in _QUANTITY_TYPES:
         return PropertyTemplate(prop.Name, "quantity", (_QUANTITY_TYPES[ttype],), ())
-    kind = _KINDS.get(ttype, "single")  # a few IFC4 templates carry 'IfcBoolean' here
+    if ttype.startswith("Ifc"):  # three IFC4 templates hold their measure type here
+        return PropertyTemplate(prop.Name, "single", (ttype.upper(),), ())
+    kind = _KINDS.get(ttype, "single")
     if kind == "enum":
         values = tuple(str(v.wrappedValue) for v in (prop.Enumerators.EnumerationValues or ())) \
             if prop.Enumerators else ()
@@ -86,17 +88,39 @@ def _applicable(entity_text: str | None) -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=None)
-def _raw_templates(schema: str) -> tuple[PsetTemplate, ...]:
+def _template_entities(schema: str) -> tuple:
     import ifcopenshell.util.pset
 
     qto = ifcopenshell.util.pset.PsetQto(_TEMPLATE_FILES_SCHEMA[schema])
+    return tuple(t for tfile in qto.templates for t in tfile.by_type("IfcPropertySetTemplate"))
+
+
+def _repaired_name(schema: str, pset_name: str, index: int, name: str, taken: set[str]) -> str:
+    """A few IFC4 templates carry a definition sentence as property name ("Indicates
+    whether the object is intended to carry loads..."): take the name the same set uses
+    at the same position in the IFC4X3 templates, when that name is otherwise missing."""
+    if " " not in name or schema == "IFC4X3_ADD2":
+        return name
+    for tmpl in _template_entities("IFC4X3_ADD2"):
+        if tmpl.Name == pset_name:
+            props = tmpl.HasPropertyTemplates or ()
+            fixed = props[index].Name if index < len(props) else ""
+            return fixed if fixed and fixed not in taken else name
+    return name
+
+
+@lru_cache(maxsize=None)
+def _raw_templates(schema: str) -> tuple[PsetTemplate, ...]:
     out: list[PsetTemplate] = []
-    for tfile in qto.templates:
-        for tmpl in tfile.by_type("IfcPropertySetTemplate"):
-            props = {}
-            for p in tmpl.HasPropertyTemplates or ():
-                props.setdefault(p.Name, _property(p))
-            out.append(PsetTemplate(tmpl.Name, _applicable(tmpl.ApplicableEntity), props))
+    for tmpl in _template_entities(schema):
+        props: dict[str, PropertyTemplate] = {}
+        entities = tmpl.HasPropertyTemplates or ()
+        names = {p.Name for p in entities}
+        for index, p in enumerate(entities):
+            prop = _property(p)
+            name = _repaired_name(schema, tmpl.Name, index, p.Name, names)
+            props.setdefault(name, PropertyTemplate(name, prop.kind, prop.data_types, prop.enum_values))
+        out.append(PsetTemplate(tmpl.Name, _applicable(tmpl.ApplicableEntity), props))
     return tuple(out)
 
 

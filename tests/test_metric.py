@@ -122,3 +122,18 @@ def test_metric_card_has_the_canonical_sections():
     for section in ("Metric Description", "How to Use", "Inputs", "Output Values", "Values from Popular Papers",
                     "Examples", "Limitations and Bias", "Citation"):
         assert f"# {section}" in card
+
+
+def test_every_module_the_metric_reaches_is_imported_by_its_main_script():
+    """evaluate copies only the siblings named in ids_metric.py; a transitive-only import would break the Hub copy."""
+    import re
+    folder = ROOT / "ids_metric"
+    relative = re.compile(r"^\s*from \.(\w+) import", re.MULTILINE)
+    direct = set(relative.findall((folder / "ids_metric.py").read_text(encoding="utf-8")))
+    reached, todo = set(), list(direct)
+    while todo:
+        name = todo.pop()
+        if name not in reached:
+            reached.add(name)
+            todo += relative.findall((folder / f"{name}.py").read_text(encoding="utf-8"))
+    assert reached - direct == set()
