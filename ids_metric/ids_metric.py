@@ -40,11 +40,11 @@ from .xmlparse import parse_xml
 from .xsd import xsd_issues
 
 _CITATION = """\
-@misc{ishigaki_ids_bench,
-  title  = {Ishigaki-IDS-Bench: Benchmarking Language Models on Generating buildingSMART IDS from BIM Information Requirements},
+@misc{onestruction_ishigaki_ids_bench,
+  title  = {Ishigaki-IDS-Bench},
   author = {{ONESTRUCTION}},
-  year   = {2026},
-  note   = {Dataset: https://huggingface.co/datasets/ONESTRUCTION/Ishigaki-IDS-Bench}
+  note   = {Benchmark for generating buildingSMART IDS files from requirements; dataset ONESTRUCTION/Ishigaki-IDS-Bench on the Hugging Face Hub},
+  url    = {https://huggingface.co/datasets/ONESTRUCTION/Ishigaki-IDS-Bench}
 }
 """
 
