@@ -6,7 +6,7 @@ ifcopenshell ships. `benchmarks/vocab_diff.py` measures what the rules do not ex
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Mapping
 
@@ -49,6 +49,8 @@ class PsetTemplate:
     name: str
     applicable: tuple[str, ...]  # UPPER class names
     properties: Mapping[str, PropertyTemplate]
+    predefined: tuple[str, ...] = ()  # predefined type each applicable entry names ("" for none)
+    template_type: str = ""  # PSET_TYPEDRIVENOVERRIDE, PSET_OCCURRENCEDRIVEN, QTO_... ("" when unset)
 
 
 def _measure(value) -> str:
@@ -78,13 +80,14 @@ def _property(prop) -> PropertyTemplate:
     return _simple_property(prop)
 
 
-def _applicable(entity_text: str | None) -> tuple[str, ...]:
-    out: list[str] = []
+def _applicable(entity_text: str | None) -> dict[str, str]:
+    """UPPER class -> predefined type ("" for none) of "IfcSensor/SMOKESENSOR, ..." (first entry wins)."""
+    out: dict[str, str] = {}
     for item in (entity_text or "").split(","):
-        name = item.split("/")[0].strip().upper()
-        if name and name not in out:
-            out.append(name)
-    return tuple(out)
+        name, _, predefined = item.strip().partition("/")
+        if name.strip():
+            out.setdefault(name.strip().upper(), predefined.strip())
+    return out
 
 
 @lru_cache(maxsize=None)
@@ -120,7 +123,9 @@ def _raw_templates(schema: str) -> tuple[PsetTemplate, ...]:
             prop = _property(p)
             name = _repaired_name(schema, tmpl.Name, index, p.Name, names)
             props.setdefault(name, PropertyTemplate(name, prop.kind, prop.data_types, prop.enum_values))
-        out.append(PsetTemplate(tmpl.Name, _applicable(tmpl.ApplicableEntity), props))
+        applicable = _applicable(tmpl.ApplicableEntity)
+        out.append(PsetTemplate(tmpl.Name, tuple(applicable), props, tuple(applicable.values()),
+                               tmpl.TemplateType or ""))
     return tuple(out)
 
 
@@ -129,7 +134,7 @@ def _keep_1096(schema: str, tmpl: PsetTemplate) -> PsetTemplate | None:
         return None
     dropped = _DROPPED_KINDS_1096[schema]
     props = {n: p for n, p in tmpl.properties.items() if p.kind not in dropped}
-    return PsetTemplate(tmpl.name, tmpl.applicable, props)
+    return replace(tmpl, properties=props)
 
 
 @lru_cache(maxsize=None)
