@@ -136,6 +136,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         data=args.data, out=args.out or default_out(name, args), system=name, prompt=load_prompt(args.prompt),
         endpoint=endpoint_config(args), selection=selection(args), concurrency=args.concurrency,
         audit_profile=None if args.audit_profile == "none" else args.audit_profile,
+        workers=args.workers, time_limit=args.time_limit,
         overwrite=args.overwrite, retry_failed=args.retry_failed, progress=not args.no_progress)
     try:
         outcome = run(config)
@@ -148,6 +149,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 def register_harness_commands(commands) -> None:
     """Add `generate` and `run` to the `python -m ids_metric` subcommands."""
+    from ids_metric.cli import add_isolation_arguments  # noqa: PLC0415
     from ids_metric.scoring import DEFAULT_PROFILE  # noqa: PLC0415
 
     fmt = argparse.RawDescriptionHelpFormatter
@@ -158,6 +160,7 @@ def register_harness_commands(commands) -> None:
     p.add_argument("--audit-profile", default=DEFAULT_PROFILE,
                    help="Stage 1 profile: ids-tool-1.0.96 (paper, default), ids-tool-latest, or none")
     p.add_argument("--json", action="store_true", help="print the summary as JSON instead of the table")
+    add_isolation_arguments(p)
     p.set_defaults(func=cmd_run)
     p = commands.add_parser("generate", help="only generate a predictions JSONL (resumable)",
                             epilog=EPILOG_GENERATE, formatter_class=fmt)

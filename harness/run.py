@@ -40,6 +40,8 @@ class RunConfig:
     selection: Selection = field(default_factory=Selection)
     concurrency: int = 1
     audit_profile: str | None = "ids-tool-1.0.96"
+    workers: int = 1  # scoring processes (see ids_metric.isolation)
+    time_limit: float | None = None  # seconds per example when scoring
     overwrite: bool = False
     retry_failed: bool = False
     progress: bool = True
@@ -135,12 +137,12 @@ def provenance(config: RunConfig, system: System, examples: list[Example], repor
     }
 
 
-def scoring_progress(enabled: bool) -> Callable[[Iterable], Iterable]:
+def scoring_progress(enabled: bool, total: int | None = None) -> Callable[[Iterable], Iterable]:
     if not enabled:
         return iter
     from tqdm import tqdm  # noqa: PLC0415
 
-    return lambda items: tqdm(items, desc="scoring", unit="ex", file=sys.stderr, disable=None)
+    return lambda items: tqdm(items, total=total, desc="scoring", unit="ex", file=sys.stderr, disable=None)
 
 
 def write_outputs(out: Path, scores: ScoreRun, summary: dict, predictions: list[str | None],
@@ -167,7 +169,8 @@ def run(config: RunConfig) -> RunOutcome:
     ids = [e.id for e in examples]
     raws = predictions_for(path, ids)
     scores = score(raws, [e.reference for e in examples], audit_profile=config.audit_profile,
-                   progress=scoring_progress(config.progress))
+                   progress=scoring_progress(config.progress, len(raws)), workers=config.workers,
+                   time_limit=config.time_limit)
     summary = scores.summary(**provenance(config, system, examples, report, generation_stats(path, ids)))
     rows = {row["id"]: row for _, row in read_jsonl(path) if isinstance(row, dict) and row.get("id") in set(ids)}
     return RunOutcome(scores, summary, report, write_outputs(config.out, scores, summary, raws, rows))

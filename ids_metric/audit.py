@@ -18,6 +18,7 @@ from .audit_profiles import PROFILES, Profile, get_profile
 from .audit_spec import run_content_audit
 from .audit_tree import Locator, Node, build_tree
 from .audit_xml import MAX_DOCUMENT_BYTES, MAX_ELEMENTS, ParsedDocument, as_bytes, parse_document
+from .safe_regex import work_budget
 from .xsd import xsd_issues
 
 __all__ = ["audit", "AuditResult", "Finding", "Status", "PROFILES", "status_text"]
@@ -90,7 +91,7 @@ def _audit_parsed(ctx: AuditContext, doc: ParsedDocument, custom_xsd: bool, empt
     if version is None:
         return None
     ctx.ids_version = version
-    if sum(1 for _ in doc.root.iter()) > MAX_ELEMENTS:
+    if doc.oversized or sum(1 for _ in doc.root.iter()) > MAX_ELEMENTS:
         ctx.report("503", None, message=f"more than {MAX_ELEMENTS} XML elements; not audited")
         return None
     root, _ = build_tree(doc.root, doc.ended)
@@ -119,7 +120,8 @@ def audit(document: str | bytes, profile: str = "ids-tool-1.0.96", *, custom_xsd
         return _result(ctx, prof)
     root = None
     try:
-        root = _audit_parsed(ctx, parse_document(data, encoding), custom_xsd, not data.strip(), omit_content)
+        with work_budget():  # bounded regex work per document (a pathological pattern is a 503)
+            root = _audit_parsed(ctx, parse_document(data, encoding), custom_xsd, not data.strip(), omit_content)
         return _result(ctx, prof, data, encoding, root)
     except Exception as exc:  # noqa: BLE001 - any failure is a verdict, as in the tool (503)
         ctx.report("503", None, message=f"{type(exc).__name__}: {exc}")

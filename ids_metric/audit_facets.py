@@ -82,8 +82,9 @@ def audit_entity(ctx: AuditContext, node: Node, schemas: tuple[str, ...]) -> Non
         return state.invalidate()
     ptype = node.child("predefinedType")
     pmatcher = list_matcher(ptype)
-    ok = _check_enumeration_values(ctx, matcher, frozenset().union(*(class_names(ctx, s) for s in schemas)),
-                                   "entity name", schemas)
+    every_class = ctx.shared_set(("classes", schemas),
+                                 lambda: frozenset().union(*(class_names(ctx, s) for s in schemas)))
+    ok = _check_enumeration_values(ctx, matcher, every_class, "entity name", schemas)
     found: dict[str, list[str]] = {}
     for schema in schemas:
         matches = _match(ctx, matcher, class_names(ctx, schema), "entity name", schema)
@@ -91,7 +92,7 @@ def audit_entity(ctx: AuditContext, node: Node, schemas: tuple[str, ...]) -> Non
             ok = False
         elif ok:
             found[schema] = matches
-            state.filters[schema] = frozenset(matches)
+            state.filters[schema] = ctx.shared_set(("entities", tuple(matches)), lambda: matches)
     if ok and ptype is not None:
         ok = _audit_entity_predefined(ctx, node, pmatcher, schemas, found)
     if not ok:
@@ -146,7 +147,9 @@ def audit_attribute(ctx: AuditContext, node: Node, schemas: tuple[str, ...]) -> 
         if matches is None:
             ok = False
             continue
-        state.filters[schema] = frozenset().union(*(attributes[m].classes for m in matches))
+        state.filters[schema] = ctx.shared_set(
+            ("attribute classes", schema, tuple(matches)),
+            lambda: frozenset().union(*(attributes[m].classes for m in matches)))
         value = node.child("value")
         if value is not None:
             types = list(dict.fromkeys(_attribute_types(ctx, attributes[m]) for m in matches))

@@ -51,8 +51,11 @@ def collection_filter(ctx: AuditContext, collection: Node, schema: str) -> froze
 
 def _uint(text: str) -> int | None:
     m = _UINT.match(text)
-    value = int(m.group(1)) if m else None
-    return value if value is not None and value <= _UINT_MAX else None
+    digits = m.group(1).lstrip("0") if m else None
+    if digits is None or len(digits) > len(str(_UINT_MAX)):
+        return None  # beyond UInt32 (int() would also refuse past 4300 digits)
+    value = int(digits or "0")
+    return value if value <= _UINT_MAX else None
 
 
 def occurs_problem(node: Node) -> str:

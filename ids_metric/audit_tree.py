@@ -54,8 +54,21 @@ def _has_text(text: str | None) -> bool:
     return bool(text) and not text.isspace()
 
 
+_ALL_ATTRIBUTES = etree.XPath("@*")
+_MANY_ATTRIBUTES = 64
+
+
+def attribute_items(el: etree._Element) -> list[tuple[str, str]]:
+    """(name, value) pairs in document order, as `el.items()` gives them. lxml looks each value
+    up by name with a linear scan, so `items()` is quadratic (minutes for 40 000 attributes);
+    XPath's `@*` reads a long list in one pass."""
+    if len(el.attrib) <= _MANY_ATTRIBUTES:
+        return el.items()
+    return [(a.attrname, str(a)) for a in _ALL_ATTRIBUTES(el)]
+
+
 def _attributes(el: etree._Element) -> dict[str, str]:
-    attrs = dict(el.attrib)
+    attrs = dict(attribute_items(el))
     if any(k[0] == "{" for k in attrs):
         return {k: v for k, v in attrs.items() if k[0] != "{"}
     return attrs
@@ -126,6 +139,7 @@ class Locator:
         self.lines = lines
         self.index: dict[int, int] = {}
         self.occurrence: dict[int, int] = {}
+        self.positions: dict[tuple[int, str], list[int]] = {}
         seen_on_line: dict[tuple[int | None, str], int] = {}
         for node in _pre_order(root):
             siblings: dict[str, int] = {}
@@ -148,13 +162,23 @@ class Locator:
         lines = self.lines
         if lines is None or node.line is None or not 0 < node.line <= len(lines):
             return None
-        text, start, qname = lines[node.line - 1], 0, node.qname
-        for _ in range(self.occurrence.get(id(node), 0) + 1):
-            pos = _find_tag(text, qname, start)
-            if pos < 0:
-                return None
-            start = pos + 1
-        return start + 1
+        positions = self._tag_positions(node.line, node.qname)
+        nth = self.occurrence.get(id(node), 0)
+        return positions[nth] + 2 if nth < len(positions) else None
+
+    def _tag_positions(self, line: int, qname: str) -> list[int]:
+        """Offsets of every `<qname` tag on a line, found once: searching again from the line start
+        for each node was quadratic on a one-line document with thousands of findings."""
+        key = (line, qname)
+        found = self.positions.get(key)
+        if found is None:
+            text, found = self.lines[line - 1], []
+            pos = _find_tag(text, qname, 0)
+            while pos >= 0:
+                found.append(pos)
+                pos = _find_tag(text, qname, pos + 1)
+            self.positions[key] = found
+        return found
 
 
 def _find_tag(text: str, qname: str, start: int) -> int:

@@ -13,7 +13,7 @@ from typing import Iterable, Sequence
 
 from .audit_tree import Node
 from .dotnet_regex import compile_dotnet
-from .safe_regex import compile_search
+from .safe_regex import charge, charge_compile, compile_search, metered
 
 MATCHER_NAMES = ("simpleValue", "restriction", "enumeration", "pattern", "length", "totalDigits")
 
@@ -34,7 +34,9 @@ ALLOWED_CHILDREN = {
     "XsDouble": _NUMERIC_CHILDREN, "XsFloat": _NUMERIC_CHILDREN, "XsDuration": _NUMERIC_CHILDREN,
     "XsDateTime": _NUMERIC_CHILDREN, "XsDate": _NUMERIC_CHILDREN, "XsTime": _NUMERIC_CHILDREN,
 }
-_DOUBLE = r"^([-+]?[0-9]*\.?[0-9]*([eE][-+]?[0-9]+)?|NaN|\+INF|-INF)$"
+# The tool's `[0-9]*\.?[0-9]*` written as `[0-9]*(\.[0-9]*)?`: the same language, but a long
+# near-miss ("111…1x") no longer backtracks quadratically between the two digit runs.
+_DOUBLE = r"^([-+]?[0-9]*(\.[0-9]*)?([eE][-+]?[0-9]+)?|NaN|\+INF|-INF)$"
 _ZONE = r"(Z|([+-]\d{2}:\d{2}))?"
 # XsTypes.g.cs: lexical checks of values per XSD base type ("" = unchecked).
 VALUE_SYNTAX = {
@@ -92,7 +94,7 @@ def _restriction_groups(restriction: Node) -> tuple[list[str], list[str], list[s
 
 
 _CANDIDATE_SETS: dict[int, tuple[Sequence[str], frozenset[str]]] = {}
-_PATTERN_HITS: dict[tuple[str, int], tuple[Sequence[str], list[str]]] = {}
+_PATTERN_HITS: dict[tuple[str, int], tuple[Sequence[str], list[str], int]] = {}
 _CACHE_LIMIT = 4096
 
 
@@ -110,22 +112,38 @@ def _candidate_set(candidates: Sequence[str]) -> frozenset[str]:
 
 
 def _pattern_hits(pattern: str, candidates: Sequence[str]) -> list[str]:
-    """Candidates a pattern matches; cached per (pattern, vocabulary tuple)."""
-    key = (pattern, id(candidates))
-    hit = _PATTERN_HITS.get(key)
+    """Candidates a pattern matches; cached per (pattern, vocabulary tuple), with its matching
+    work, which is charged to the document's budget (safe_regex) whether cached or not."""
+    cached = isinstance(candidates, tuple)
+    key = (pattern, id(candidates)) if cached else (pattern, tuple(candidates))
+    hit = _PATTERN_HITS.get(key) if cached else None
+    charge_compile(pattern)
     if hit is not None and hit[0] is candidates:
+        charge(key, hit[2])
         return hit[1]
-    predicate = pattern_matcher(pattern)
-    found = [c for c in candidates if predicate(c)] if predicate is not None else []
-    if isinstance(candidates, tuple):
+    with metered(key) as meter:
+        predicate = pattern_matcher(pattern)
+        found = [c for c in candidates if predicate(c)] if predicate is not None else []
+    if cached:
         if len(_PATTERN_HITS) >= _CACHE_LIMIT:
             _PATTERN_HITS.clear()
-        _PATTERN_HITS[key] = (candidates, found)
+        _PATTERN_HITS[key] = (candidates, found, meter.used)
     return found
 
 
+def _length_value(text: str) -> int | None:
+    """The number in a `length` value; None when there is none (int() refuses some
+    isdigit() characters such as '²', and digit strings beyond 4300 characters)."""
+    if not text.strip().isdigit():
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        return None
+
+
 def _length_ok(candidate: str, lengths: Iterable[str]) -> bool:
-    return all(text.strip().isdigit() and len(candidate) == int(text) for text in lengths)
+    return all(len(candidate) == _length_value(text) for text in lengths)
 
 
 def _filter_restriction(restriction: Node, candidates: Sequence[str]) -> tuple[list[str] | None, bool]:

@@ -9,6 +9,7 @@ from .audit_context import AuditContext, describe_candidates, schema_label
 from .audit_tree import Node
 from .audit_values import ALLOWED_CHILDREN, BASE_TYPES, MatchProblem, value_is_valid
 from .dotnet_regex import compile_dotnet
+from .safe_regex import charge_compile
 
 _BOUNDS = ("minInclusive", "maxInclusive", "minExclusive", "maxExclusive")
 _LATEST_BASES = {"xs:anyURI": "XsAnyUri", "xs:time": "XsTime"}
@@ -70,6 +71,7 @@ def audit_bound(ctx: AuditContext, node: Node) -> None:
 
 def audit_pattern(ctx: AuditContext, node: Node) -> None:
     pattern = node.attrs.get("value", "")
+    charge_compile(pattern)  # bounded compile work per document
     if compile_dotnet(pattern).error is not None:
         ctx.report("109", node, typo=ctx.profile.regex_message_word, pattern=pattern)
 

@@ -27,6 +27,24 @@ _ANCHOR_ESCAPES = {"b": r"\b", "B": r"\B", "A": r"\A", "G": r"\A", "z": r"\Z", "
 _CLASS_ESCAPES = {"s": r"\s", "S": r"\S"}
 _QUANTIFIER_RE = re.compile(r"\{(\d+)(,(\d*))?\}")
 _INT32_MAX = 2**31 - 1
+_GROUP_NAME_RE = re.compile(r"\(\?(?:<(?![=!])|')(\w+)")
+
+
+def _number(digits: str) -> int:
+    """Value of a digit string as .NET's ScanDecimal sees it: anything past Int32 is
+    "too large" (and int() itself refuses strings beyond 4300 digits, or digits like '²')."""
+    digits = digits.lstrip("0")
+    if len(digits) > len(str(_INT32_MAX)):
+        return _INT32_MAX + 1
+    try:
+        return int(digits or "0")
+    except ValueError:
+        return _INT32_MAX + 1
+
+
+def _is_number(text: str) -> bool:
+    """ASCII digits only: .NET reads group numbers with '0'..'9', never other Unicode digits."""
+    return text.isascii() and text.isdigit()
 
 
 class DotnetRegexError(ValueError):
@@ -108,7 +126,7 @@ def _count_groups(text: str) -> tuple[int, set[str]]:
         elif ch == "(" and text[i + 1:i + 2] != "?":
             numbered += 1
         elif ch == "(":
-            m = re.match(r"\(\?(?:<(?![=!])|')(\w+)", text[i:])
+            m = _GROUP_NAME_RE.match(text, i)  # no slicing: a slice per "(?" is quadratic
             if m:
                 names.add(m.group(1))
         i += 1
@@ -170,10 +188,10 @@ class _Parser:
             m = _QUANTIFIER_RE.match(self.text, self.pos)
             if m is None:
                 return None
-            low, high = int(m.group(1)), m.group(3)
-            if low > _INT32_MAX or (high and int(high) > _INT32_MAX):
+            low, high = _number(m.group(1)), m.group(3)
+            if low > _INT32_MAX or (high and _number(high) > _INT32_MAX):
                 self.fail("Capture group numbers must be less than or equal to Int32.MaxValue.")
-            if high and int(high) < low:
+            if high and _number(high) < low:
                 self.fail("Illegal {x,y} with x > y.")
             self.pos = m.end()
             body = m.group(0)
@@ -242,7 +260,7 @@ class _Parser:
         name, balance = m.group(1), m.group(2)
         if (not name and not balance) or (name[:1].isdigit() and not name.isdigit()):
             self.fail("Invalid group name: Group names must begin with a word character.")
-        if balance and not (balance in self.names or (balance.isdigit() and int(balance) <= self.numbered)):
+        if balance and not (balance in self.names or (_is_number(balance) and _number(balance) <= self.numbered)):
             self.fail(f"Reference to undefined group name '{balance}'.")
         self.pos = m.end()
         if self.peek() != closer:
@@ -298,7 +316,7 @@ class _Parser:
             return _CLASS_ESCAPES[ch], True
         if ch == "k":
             return self.named_backreference(), True
-        if ch.isdigit() and ch != "0":
+        if _is_number(ch) and ch != "0":
             return self.backreference(ch), True
         return _cls_char(self.char_escape(ch)), True
 
@@ -316,10 +334,10 @@ class _Parser:
 
     def backreference(self, first: str) -> str:
         digits = first
-        while self.peek().isdigit() and int(digits + self.peek()) <= self.numbered:
+        while _is_number(self.peek()) and _number(digits + self.peek()) <= self.numbered:
             digits += self.peek()
             self.pos += 1
-        if int(digits) > self.numbered:
+        if _number(digits) > self.numbered:
             self.fail(f"Reference to undefined group number {digits}.")
         return f"(?:\\{digits})"
 
@@ -329,8 +347,8 @@ class _Parser:
             self.fail("Malformed \\k<...> named back reference.")
         name = m.group(1) or m.group(2)
         self.pos = m.end()
-        if name.isdigit():
-            if int(name) > self.numbered:
+        if _is_number(name):
+            if _number(name) > self.numbered:
                 self.fail(f"Reference to undefined group number {name}.")
             return f"(?:\\{name})"
         if name not in self.names:

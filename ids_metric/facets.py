@@ -48,15 +48,30 @@ def _stripped(text: str | None) -> str | None:
     return text or None
 
 
+def _keyed_form(element: ET.Element) -> tuple[dict, str]:
+    """C(e) together with its canonical JSON text, assembled from the children's texts.
+
+    Sorting the children by `canonical(child)` at every level re-serializes each subtree once per
+    ancestor: quadratic in depth (seconds for a deep chain over a large text). Building each text
+    from the children's keeps it to one serialization per element. The assembled text equals
+    `canonical(form)` ("attrib" < "children" < "tag" < "text" is the sorted key order).
+    """
+    keyed = sorted((_keyed_form(sub) for sub in element), key=lambda pair: pair[1])
+    attrib = {key: value.strip() for key, value in element.attrib.items()}
+    tag, text = local_name(element.tag), _stripped(element.text)
+    form = {"tag": tag, "attrib": attrib, "text": text, "children": [f for f, _ in keyed]}
+    key = (f'{{"attrib":{canonical(attrib)},"children":[{",".join(k for _, k in keyed)}],'
+           f'"tag":{canonical(tag)},"text":{canonical(text)}}}')
+    return form, key
+
+
 def element_form(element: ET.Element) -> dict:
     """C(e): tag, stripped attributes, stripped text (never upper-cased) and sorted children."""
-    children = sorted((element_form(sub) for sub in element), key=canonical)
-    return {
-        "tag": local_name(element.tag),
-        "attrib": {key: value.strip() for key, value in element.attrib.items()},
-        "text": _stripped(element.text),
-        "children": children,
-    }
+    return _keyed_form(element)[0]
+
+
+def _sorted_forms(elements: list[ET.Element]) -> list[dict]:
+    return [form for form, _ in sorted((_keyed_form(e) for e in elements), key=lambda pair: pair[1])]
 
 
 def _simple_values(children: list[ET.Element], upper: bool) -> str | list[str] | None:
@@ -80,7 +95,7 @@ def value_of(element: ET.Element | None, upper: bool = False) -> Any:
         return _simple_values(children, upper)
     if len(children) == 1:
         return element_form(children[0])
-    return sorted((element_form(sub) for sub in children), key=canonical)
+    return _sorted_forms(children)
 
 
 def _attribute(element: ET.Element, name: str) -> str | None:

@@ -28,6 +28,7 @@ from .safe_regex import compile_search
 from .evaluation import METADATA_KEYS, Reference
 from .extract import extract_candidate
 from .facets import document_blocks
+from .isolation import evaluate_isolated
 from .pairing import pair_specifications
 from .report import format_table
 from .scorer import score_documents
@@ -66,6 +67,8 @@ Args:
         "ids-tool-latest", or None to skip Stage 1 (its metrics are then None, never 0).
     return_breakdowns (bool): add "breakdowns" {key: {value: metrics}} (needs metadata).
     return_per_example (bool): add "per_example" (status, codes, matched/pred/gold counts, P/R/F1).
+    workers (int), time_limit (float, seconds): score in worker processes, each example within the
+        limit (a timeout scores 0 with the reason); default: in this process, no limit.
 Returns:
     processability, structure, content (= ids_audit_pass), facet_f1, facet_precision, facet_recall,
     ag_facet_f1, n, signature.
@@ -81,13 +84,14 @@ Examples:
     ['ids_metric:0.1.0', 'audit:ids-tool-1.0.96', 'facets:paper']
 """
 
-OPTIONS = ("metadata", "audit_profile", "return_breakdowns", "return_per_example", "ids")
+OPTIONS = ("metadata", "audit_profile", "return_breakdowns", "return_per_example", "ids", "workers", "time_limit")
 # evaluate copies only the modules this file imports (not transitively), so each module of both
 # stages is named here once; the tuples keep the names referenced.
 STAGE1 = (audit, Status, AuditContext, FACET_AUDITS, PROFILES, run_content_audit, build_tree, value_is_valid,
           entity_vocabulary, parse_document, XS_AUDITS, compile_dotnet, compile_search, schema_vocabulary,
           property_sets, xsd_issues)
-STAGE2 = (extract_candidate, parse_xml, document_blocks, pair_specifications, score_documents, verdict)
+STAGE2 = (extract_candidate, parse_xml, document_blocks, pair_specifications, score_documents, verdict,
+          evaluate_isolated)
 __all__ = ["IdsMetric", "METADATA_KEYS", "PAPER_METRICS", "format_table", "signature"]
 
 
@@ -150,7 +154,8 @@ class IdsMetric(evaluate.Metric):
         rows = metadata_rows(options.get("metadata"), len(predictions))
         ids = options.get("ids") or [str(i) for i in range(len(predictions))]
         refs = [Reference(str(i), gold, row) for i, gold, row in zip(ids, references, rows)]
-        run = score(list(predictions), refs, audit_profile=options.get("audit_profile", DEFAULT_PROFILE))
+        run = score(list(predictions), refs, audit_profile=options.get("audit_profile", DEFAULT_PROFILE),
+                    workers=options.get("workers", 1), time_limit=options.get("time_limit"))
         result = _flat(run)
         if options.get("return_breakdowns"):
             result["breakdowns"] = {key: {value: s.to_json() for value, s in groups.items()}

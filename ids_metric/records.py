@@ -3,9 +3,10 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from .evaluation import METADATA_KEYS, Reference
 
@@ -16,23 +17,46 @@ class InputError(ValueError):
     """Bad harness input (a file, a line, an id): raised before anything is written."""
 
 
-def read_jsonl(path: Path) -> list[tuple[int, Any]]:
-    """(line number, object) for each non-blank line; every malformed line is named at once."""
+def iter_jsonl(path: Path) -> Iterator[tuple[int, int, Any]]:
+    """(line number, byte offset, object) for each non-blank line, read one line at a time.
+
+    Lines end at "\n" only: JSON text may hold U+2028, U+0085 or form feeds unescaped (writers
+    with ensure_ascii=False leave them), and `str.splitlines` would cut a model output there.
+    Every malformed line is named at once, in an InputError raised after the last line."""
+    problems = []
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        with open(path, "rb") as handle:
+            offset = 0
+            for number, line in enumerate(handle, start=1):
+                start, offset = offset, offset + len(line)
+                row = _json_line(line, f"{path}:{number}", problems)
+                if row is not None:
+                    yield number, start, row[0]
+    except OSError as exc:
         raise InputError(f"{path}: cannot read: {exc}") from exc
-    rows, problems = [], []
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            rows.append((number, json.loads(line)))
-        except json.JSONDecodeError as exc:
-            problems.append(f"{path}:{number}: not JSON: {exc.msg} (column {exc.colno})")
     if problems:
         raise InputError("\n".join(problems))
-    return rows
+
+
+def _json_line(line: bytes, where: str, problems: list[str]) -> tuple[Any] | None:
+    """(object,) for a JSON line, None for a blank one or (noting the problem) a bad one."""
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        problems.append(f"{where}: not UTF-8: {exc.reason} at byte {exc.start}")
+        return None
+    if not text.strip():
+        return None
+    try:
+        return (json.loads(text),)
+    except json.JSONDecodeError as exc:
+        problems.append(f"{where}: not JSON: {exc.msg} (column {exc.colno})")
+        return None
+
+
+def read_jsonl(path: Path) -> list[tuple[int, Any]]:
+    """(line number, object) for each non-blank line; every malformed line is named at once."""
+    return [(number, row) for number, _, row in iter_jsonl(path)]
 
 
 def reference_from_record(record: Mapping[str, Any]) -> Reference:
@@ -56,20 +80,26 @@ def data_files(data: Path) -> list[Path]:
     return files
 
 
+def iter_records(data: Path = DEFAULT_DATA) -> Iterator[tuple[str, int, dict]]:
+    """(file, line, record) for every record of a JSONL file or a data folder, one at a time."""
+    for path in data_files(data):
+        for number, _, record in iter_jsonl(path):
+            yield str(path), number, record
+
+
 def load_records(data: Path = DEFAULT_DATA) -> list[tuple[str, int, dict]]:
     """(file, line, record) for every record of a JSONL file or a data folder."""
-    rows = []
-    for path in data_files(data):
-        rows += [(str(path), number, record) for number, record in read_jsonl(path)]
-    return rows
+    return list(iter_records(data))
 
 
 def load_references(data: Path = DEFAULT_DATA) -> list[Reference]:
     """All records of a JSONL file or a data folder, sorted by id."""
     references, problems = [], []
-    for path, number, record in load_records(data):
+    golds: dict[str, str] = {}  # one copy of equal golds (k samples of a prompt need one, not k)
+    for path, number, record in iter_records(data):  # records (with their prompts) are not kept
         try:
-            references.append(reference_from_record(record))
+            reference = reference_from_record(record)
+            references.append(replace(reference, gold=golds.setdefault(reference.gold, reference.gold)))
         except (InputError, KeyError, TypeError, AttributeError) as exc:
             problems.append(f"{path}:{number}: {exc}")
     duplicates = [i for i, c in Counter(r.id for r in references).items() if c > 1]
@@ -79,11 +109,12 @@ def load_references(data: Path = DEFAULT_DATA) -> list[Reference]:
     return sorted(references, key=lambda r: r.id)
 
 
-def load_predictions(path: Path, reference_ids: list[str]) -> dict[str, str | None]:
-    """{id: raw output or None (a failed generation)}, checked against the reference ids."""
-    seen: dict[str, str | None] = {}
+def index_predictions(path: Path, reference_ids: Sequence[str]) -> dict[str, int]:
+    """{id: byte offset of its line}, the file checked like `load_predictions` but no output kept:
+    scoring then reads each prediction when it is its turn (`read_predictions`)."""
+    seen: dict[str, int] = {}
     problems = []
-    for number, row in read_jsonl(path):
+    for number, offset, row in iter_jsonl(path):
         if not isinstance(row, dict) or not isinstance(row.get("id"), str):
             problems.append(f"{path}:{number}: expected an object with a string \"id\"")
             continue
@@ -92,7 +123,7 @@ def load_predictions(path: Path, reference_ids: list[str]) -> dict[str, str | No
             problems.append(f"{path}:{number}: \"prediction\" must be a string or null")
         elif row["id"] in seen:
             problems.append(f"{path}:{number}: duplicate id {row['id']!r}")
-        seen[row["id"]] = raw
+        seen[row["id"]] = offset
     known = set(reference_ids)
     unknown = sorted(set(seen) - known)
     missing = [i for i in reference_ids if i not in seen]
@@ -105,3 +136,21 @@ def load_predictions(path: Path, reference_ids: list[str]) -> dict[str, str | No
     if problems:
         raise InputError("\n".join(problems))
     return seen
+
+
+def _prediction_at(handle: BinaryIO, offset: int) -> str | None:
+    handle.seek(offset)
+    return json.loads(handle.readline().decode("utf-8"))["prediction"]
+
+
+def read_predictions(path: Path, offsets: Mapping[str, int], ids: Sequence[str]) -> Iterator[str | None]:
+    """The raw outputs of `ids`, in that order, each read when it is asked for."""
+    with open(path, "rb") as handle:
+        for i in ids:
+            yield _prediction_at(handle, offsets[i])
+
+
+def load_predictions(path: Path, reference_ids: Sequence[str]) -> dict[str, str | None]:
+    """{id: raw output or None (a failed generation)}, checked against the reference ids."""
+    offsets = index_predictions(path, reference_ids)
+    return dict(zip(reference_ids, read_predictions(path, offsets, reference_ids)))

@@ -1,12 +1,14 @@
 """The library entry point: predictions + references -> per-example results, aggregates, signature."""
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import partial
 
 from .aggregate import GroupScore, breakdown, summarize
 from .audit import audit
-from .evaluation import AuditSummary, Auditor, ExampleResult, Reference, evaluate_all
+from .evaluation import AuditSummary, Auditor, ExampleResult, Reference, evaluate_one
+from .isolation import DEFAULT_TIME_LIMIT, evaluate_isolated
 from .report import format_table, summary_document
 from .signature import data_hash, signature
 
@@ -37,16 +39,52 @@ class ScoreRun:
         return summary_document(self.overall, self.breakdowns, self.signature, **provenance)
 
 
+def evaluate_stream(
+    predictions: Iterable[str | None],
+    references: Sequence[Reference],
+    *,
+    audit_profile: str | None = DEFAULT_PROFILE,
+    workers: int = 1,
+    time_limit: float | None = None,
+) -> Iterator[ExampleResult]:
+    """Per-example results in reference order, computed as they are consumed.
+
+    workers=1 and no time_limit: in this process, nothing in between (the fast path, e.g. for a
+    reward function). Otherwise: `workers` processes, each example within `time_limit` seconds
+    (default 60), a pathological one scored as failed ("timeout after 60s"); see isolation.py.
+    """
+    if isinstance(predictions, Sequence) and len(predictions) != len(references):
+        raise ValueError(f"{len(predictions)} predictions for {len(references)} references")
+    pairs = zip(predictions, references, strict=True)
+    if workers == 1 and time_limit is None:
+        auditor = make_auditor(audit_profile) if audit_profile else None
+        return (evaluate_one(raw, ref, auditor) for raw, ref in pairs)
+    factory = partial(make_auditor, audit_profile) if audit_profile else None
+    return evaluate_isolated(pairs, factory, workers, DEFAULT_TIME_LIMIT if time_limit is None else time_limit)
+
+
 def score(
-    predictions: Sequence[str | None],
+    predictions: Iterable[str | None],
     references: Sequence[Reference],
     *,
     audit_profile: str | None = DEFAULT_PROFILE,
     progress: Callable[[Iterable], Iterable] = iter,
+    workers: int = 1,
+    time_limit: float | None = None,
+    on_result: Callable[[ExampleResult], object] | None = None,
 ) -> ScoreRun:
-    """Score raw model outputs (None = failed generation) against references, in order."""
-    auditor = make_auditor(audit_profile) if audit_profile else None
-    results = evaluate_all(predictions, references, auditor, progress)
+    """Score raw model outputs (None = failed generation) against references, in order.
+
+    `predictions` may be lazy (read as scoring goes); `on_result` sees each result as soon as it
+    is ready (the CLI writes it out); `workers`/`time_limit` as in `evaluate_stream`.
+    """
+    results = []
+    stream = evaluate_stream(predictions, references, audit_profile=audit_profile, workers=workers,
+                             time_limit=time_limit)
+    for result in progress(stream):
+        results.append(result)
+        if on_result is not None:
+            on_result(result)
     sig = signature(n=len(references), data=data_hash(r.gold for r in references),
                     audit_profile=audit_profile)
     return ScoreRun(results, summarize(results), breakdown(results), sig)

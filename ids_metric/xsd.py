@@ -9,20 +9,32 @@ the XSD 1.0 meta-schema that IDS documents use (`xs:restriction` with facets and
 annotations, the `xs:occurs` attribute group). Documents outside that part, or whose
 libxml2 errors sit inside an `xs:` subtree, go to xmlschema; tests/test_audit.py proves the
 verdicts identical on the conformance corpora and on seeded mutations of them.
+
+xmlschema builds each error with `len(parent)`, which lxml computes by walking the children:
+an element with 200 000 unexpected children took hours. For trees with an element that wide,
+xmlschema validates a stdlib ElementTree copy instead (same structure, comments included, and
+an O(1) len); tests/test_fuzz.py checks that both give the same issues. At most MAX_XSD_ISSUES
+schema errors are listed (the status is the same; the tool would list them all).
 """
 from __future__ import annotations
 
 import importlib.resources
+import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import islice
 
 from lxml import etree
+
+from .audit_tree import attribute_items
 
 IDS_NS = "http://standards.buildingsmart.org/IDS"
 XS_NS = "http://www.w3.org/2001/XMLSchema"
 XSI_NS = "http://www.w3.org/2001/XMLSchema-instance"
 VERSIONS = ("1.0", "0.9.7")
 _IDS_LOCATION = "urn:ids-metric:ids.xsd"
+MAX_XSD_ISSUES = 100
+WIDE = 1000  # children (or attributes) of one element beyond which xmlschema gets the stdlib copy
 _XSI_SCHEMA_LOCATION = f"{{{XSI_NS}}}schemaLocation"
 
 
@@ -153,16 +165,61 @@ def _libxml2_issues(schema: etree.XMLSchema, root: etree._Element) -> list[XsdIs
         subject = err.message.split(":", 1)[0]
         if issues and issues[-1].line == err.line and issues[-1].message.split(":", 1)[0] == subject:
             continue  # libxml2 reports a bad list item twice (item, then list); .NET once
-        issues.append(XsdIssue(err.message.replace(f"{{{IDS_NS}}}", "ids:"), err.line or None))
+        if len(issues) < MAX_XSD_ISSUES:
+            issues.append(XsdIssue(err.message.replace(f"{{{IDS_NS}}}", "ids:"), err.line or None))
     return issues
 
 
-def reference_issues(root: etree._Element, version: str = "1.0") -> list[XsdIssue]:
+def _is_wide(root: etree._Element) -> bool:
+    return any(len(el) > WIDE or len(el.attrib) > WIDE for el in root.iter(etree.Element))
+
+
+def stdlib_copy(root: etree._Element) -> tuple[ET.Element, dict[int, int | None]]:
+    """The tree as stdlib elements (comments, PIs and entity nodes become comments, which
+    xmlschema skips as it skips lxml's) and the source line of each copy, by id."""
+    lines: dict[int, int | None] = {}
+
+    def copy(node) -> ET.Element:
+        if isinstance(node.tag, str):
+            out = ET.Element(node.tag, dict(attribute_items(node)))
+        else:
+            out = ET.Comment(node.text)
+        out.text, out.tail = node.text, node.tail
+        lines[id(out)] = node.sourceline
+        return out
+
+    top = copy(root)
+    stack = [(root, top)]
+    while stack:
+        source, target = stack.pop()
+        for child in source:
+            twin = copy(child)
+            target.append(twin)
+            stack.append((child, twin))
+    return top, lines
+
+
+def _declared_namespaces(root: etree._Element) -> dict[str, str]:
+    """Every prefix declared in the tree (the first binding wins; IDS documents rebind none)."""
+    found: dict[str, str] = {}
+    for el in root.iter(etree.Element):
+        for prefix, uri in el.nsmap.items():
+            found.setdefault(prefix or "", uri)
+    return found
+
+
+def reference_issues(root: etree._Element, version: str = "1.0", copy: bool | None = None) -> list[XsdIssue]:
+    """xmlschema's issues; `copy` (default: for wide trees) validates the stdlib copy."""
     schema = reference_schema(version)
+    lines: dict[int, int | None] = {}
+    namespaces = None
+    if _is_wide(root) if copy is None else copy:
+        namespaces = _declared_namespaces(root)  # stdlib elements carry no nsmap for QName values
+        root, lines = stdlib_copy(root)
     issues = []
-    for err in schema.iter_errors(root, use_location_hints=False):
+    for err in islice(schema.iter_errors(root, use_location_hints=False, namespaces=namespaces), MAX_XSD_ISSUES):
         elem = err.elem
-        line = getattr(elem, "sourceline", None) if elem is not None else None
+        line = lines.get(id(elem), getattr(elem, "sourceline", None)) if elem is not None else None
         issues.append(XsdIssue(err.reason or str(err.message), line))
     return issues
 

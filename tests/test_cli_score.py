@@ -65,3 +65,35 @@ def test_missing_data_folder_is_an_error(tmp_path, capsys):
     preds = predictions(tmp_path, [])
     assert main(["score", "--predictions", str(preds), "--data", str(tmp_path / "nowhere")]) == 2
     assert "no JSONL data files" in capsys.readouterr().err
+
+
+def test_workers_and_time_limit_give_the_same_files(tmp_path, data, capsys):
+    preds = predictions(tmp_path, [{"id": "s001-en", "prediction": GOLD}, {"id": "s001-ja", "prediction": None},
+                                   {"id": "s002-en", "prediction": f"```ids\n{ids(WALL)}\n```"},
+                                   {"id": "s002-ja", "prediction": "<think>x</think>nope"}])
+    outs = []
+    for extra in ([], ["--workers", "2", "--time-limit", "30"], ["--time-limit", "30"]):
+        out = tmp_path / f"out{len(outs)}"
+        assert main(["score", "--predictions", str(preds), "--data", str(data), "--out", str(out),
+                     "--no-progress", *extra]) == 0
+        outs.append(((out / "results.jsonl").read_text(), (out / "summary.json").read_text().replace(str(out), "")))
+    assert outs[0] == outs[1] == outs[2]
+
+
+def test_line_separators_inside_outputs_do_not_split_lines(tmp_path, data):
+    # json.dumps(ensure_ascii=False) leaves U+2028, U+2029 and U+0085 unescaped; str.splitlines() cut there
+    odd = GOLD.replace("<info>", "<info>\u2028\u2029\u0085")
+    preds = tmp_path / "preds.jsonl"
+    preds.write_text("".join(json.dumps({"id": i, "prediction": odd}, ensure_ascii=False) + "\n"
+                             for i in ("s001-en", "s001-ja", "s002-en", "s002-ja")), encoding="utf-8")
+    out = tmp_path / "out"
+    assert main(["score", "--predictions", str(preds), "--data", str(data), "--out", str(out),
+                 "--audit-profile", "none", "--no-progress"]) == 0
+    assert [json.loads(line)["f1"] for line in (out / "results.jsonl").read_text().split("\n") if line] == [1.0] * 4
+
+
+def test_a_line_that_is_not_utf8_is_named(tmp_path, data, capsys):
+    preds = tmp_path / "preds.jsonl"
+    preds.write_bytes(b'{"id": "s001-en", "prediction": "x"}\n{"id": "s001-ja", "prediction": "\xff"}\n')
+    assert main(["score", "--predictions", str(preds), "--data", str(data), "--out", str(tmp_path / "o")]) == 2
+    assert "preds.jsonl:2: not UTF-8" in capsys.readouterr().err

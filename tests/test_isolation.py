@@ -1,0 +1,130 @@
+"""Isolation: the worker pool gives the serial path's results, a pathological example is scored as
+failed within its time limit, and no example changes another's score."""
+import os
+import time
+from functools import lru_cache
+
+import pytest
+
+from benchmarks.corpus import synthetic_corpus
+from idsdocs import entity, ids, spec
+from ids_metric.evaluation import Reference
+from ids_metric.isolation import WorkerPool, evaluate_isolated
+from ids_metric.records import load_references
+from ids_metric.scoring import evaluate_stream, make_auditor, score
+
+REFERENCES = load_references()
+SLOW = "SLEEP"  # the marker documents of the stand-in auditors below
+CRASH = "CRASH"
+FAIL = "FAIL"
+
+
+def stand_in_auditor():
+    """The real auditor, except on marker documents: sleep, die, or raise."""
+    real = make_auditor("ids-tool-1.0.96")
+
+    def run(candidate: str):
+        if candidate == SLOW:
+            time.sleep(60)
+        if candidate == CRASH:
+            os._exit(3)
+        if candidate == FAIL:
+            raise RuntimeError("boom")
+        return real(candidate)
+    return run
+
+
+@lru_cache(maxsize=1)
+def corpus() -> tuple[list[str], list[Reference]]:
+    """Gold + synthetic outputs, each with its reference."""
+    outputs = synthetic_corpus([r.gold for r in REFERENCES])
+    return [r.gold for r in REFERENCES] + [o.text for o in outputs], REFERENCES + [REFERENCES[o.gold_index] for o in outputs]
+
+
+@lru_cache(maxsize=1)
+def serial_results():
+    raws, refs = corpus()
+    return list(evaluate_stream(raws, refs))
+
+
+def test_pool_results_equal_the_serial_path_on_the_whole_corpus():
+    raws, refs = corpus()
+    assert list(evaluate_stream(raws, refs, workers=2, time_limit=60)) == serial_results()
+
+
+def test_score_run_with_workers_equals_serial():
+    raws, refs = [r.gold for r in REFERENCES[:40]], REFERENCES[:40]
+    serial, pooled = score(raws, refs), score(raws, refs, workers=2)
+    assert (pooled.results, pooled.overall, pooled.breakdowns, pooled.signature) == \
+           (serial.results, serial.overall, serial.breakdowns, serial.signature)
+
+
+def _pathological() -> list[str]:
+    return [
+        ids(spec([f'<entity><name><xs:restriction base="xs:string"><xs:pattern value="(.{{0,20}}){{0,900}}Q"/>'
+                  "</xs:restriction></name></entity>"])),  # over the regex budget: 503
+        ids(*[spec([entity("IFCWALL")], name=f"s{i}") for i in range(3000)]),
+        "```" + " " * 1_000_000,
+        "<a>" * 50_000,
+        None,
+    ]
+
+
+@pytest.mark.parametrize("workers,time_limit", [(1, None), (2, 60)])
+def test_pathological_neighbours_change_no_other_score(workers, time_limit):
+    raws, refs = corpus()
+    picks = list(range(0, len(raws), 97))
+    bad = _pathological()
+    batch_raws, batch_refs = [], []
+    for k, i in enumerate(picks):
+        batch_raws += [raws[i], bad[k % len(bad)]]
+        batch_refs += [refs[i], refs[i]]
+    batch = list(evaluate_stream(batch_raws, batch_refs, workers=workers, time_limit=time_limit))
+    assert batch[::2] == [serial_results()[i] for i in picks]
+
+
+def test_an_example_over_the_time_limit_is_failed_with_its_reason_and_the_rest_is_scored():
+    golds = [r.gold for r in REFERENCES[:4]]
+    raws = [golds[0], SLOW, golds[1], SLOW, golds[2], golds[3]]
+    refs = [REFERENCES[0], REFERENCES[1], REFERENCES[1], REFERENCES[2], REFERENCES[2], REFERENCES[3]]
+    start = time.perf_counter()
+    results = list(evaluate_isolated(zip(raws, refs), stand_in_auditor, workers=2, time_limit=0.5))
+    assert time.perf_counter() - start < 20
+    assert [r.error for r in results] == [None, "timeout after 0.5s", None, "timeout after 0.5s", None, None]
+    for r in results[1::2][:2]:
+        assert r.verdict == (0, 0, 0) and r.facets.f1 == 0.0 and r.audit.status_text == "Timeout"
+    assert [r.facets.f1 for r in results if r.error is None] == [1.0, 1.0, 1.0, 1.0]
+
+
+def test_a_real_document_over_the_time_limit_times_out():
+    big = ids(*[spec([entity("IFCWALL")], name=f"s{i}") for i in range(10_000)])
+    run = score([big, REFERENCES[0].gold], REFERENCES[:2], workers=1, time_limit=0.3)
+    assert run.results[0].error == "timeout after 0.3s" and run.results[0].verdict == (0, 0, 0)
+    assert run.results[1].error is None and run.results[1].verdict == (1, 1, 1)  # the replacement worker scored it
+
+
+def test_a_worker_that_dies_or_raises_fails_only_its_example():
+    gold = REFERENCES[0].gold
+    results = list(evaluate_isolated(zip([CRASH, gold, FAIL, gold], [REFERENCES[0]] * 4), stand_in_auditor,
+                                     workers=2, time_limit=30))
+    assert results[0].error == "worker died (exit code 3)" and results[0].verdict == (0, 0, 0)
+    assert results[2].error == "scorer error: RuntimeError: boom" and results[2].facets.f1 == 0.0
+    assert results[1].facets.f1 == results[3].facets.f1 == 1.0
+
+
+def test_lazy_predictions_and_results_in_order():
+    seen = []
+    refs = REFERENCES[:6]
+    run = score((r.gold for r in refs), refs, workers=2, on_result=seen.append)
+    assert [r.id for r in seen] == [r.id for r in refs] and seen == run.results
+
+
+@pytest.mark.parametrize("workers,time_limit", [(0, None), (2, 0), (2, -1.0)])
+def test_bad_pool_settings_are_errors(workers, time_limit):
+    with pytest.raises(ValueError):
+        WorkerPool(workers, time_limit if time_limit is not None else 60, None)
+
+
+def test_length_mismatch_is_an_error_before_scoring():
+    with pytest.raises(ValueError, match="2 predictions for 1 references"):
+        list(evaluate_stream(["a", "b"], REFERENCES[:1], workers=2))
