@@ -142,6 +142,7 @@ def scoring_progress(enabled: bool, total: int | None = None) -> Callable[[Itera
         return iter
     from tqdm import tqdm  # noqa: PLC0415
 
+    tqdm.monitor_interval = 0  # no monitor thread: scoring may fork worker processes
     return lambda items: tqdm(items, total=total, desc="scoring", unit="ex", file=sys.stderr, disable=None)
 
 

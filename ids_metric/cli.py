@@ -25,6 +25,7 @@ def _progress(enabled: bool, total: int | None = None):
         return iter
     from tqdm import tqdm  # noqa: PLC0415  (only the CLI needs it)
 
+    tqdm.monitor_interval = 0  # no monitor thread: scoring may fork worker processes
     return lambda items: tqdm(items, total=total, desc="scoring", unit="ex", file=sys.stderr, disable=None)
 
 

@@ -8,6 +8,11 @@ as failed with its reason ("timeout after 60s": Stage 1 verdict 0/0/0, as the sp
 timeouts, and facet scores 0). A worker that dies (a crash, the OOM killer) is handled the same
 way. Results come back in input order, whatever the order in which workers finish.
 
+Each worker holds up to PIPELINE tasks, so that it starts the next example as soon as it sends a
+result, without waiting a round trip for the parent (0.2-0.8 ms an example). The deadline runs
+from the moment the parent knows the example started: when it was sent to an idle worker, or when
+the result of the one before it arrived (so an example gets at least its time limit).
+
 Workers are forked on Linux: they start in milliseconds and inherit the caches the parent warmed
 (vocabularies, compiled XSD), which matters when a killed worker is replaced. Elsewhere they are
 spawned and warm up on their own.
@@ -18,14 +23,16 @@ import multiprocessing
 import signal
 import sys
 import time
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 
 from .evaluation import AuditSummary, Auditor, ExampleResult, Reference, evaluate_one
 from .scorer import failed
 
 DEFAULT_TIME_LIMIT = 60.0
+PIPELINE = 2  # tasks in flight per worker
 Task = tuple[int, "str | None", Reference]
 # A minimal IDS naming all three IFC schemas: auditing it loads what the workers will need.
 WARM_UP_DOCUMENT = (
@@ -75,12 +82,19 @@ def start_method() -> str:
 class _Worker:
     process: multiprocessing.process.BaseProcess
     conn: Connection
-    task: Task | None = None
-    deadline: float = 0.0
+    tasks: deque = field(default_factory=deque)  # in flight, in order; the first is being scored
+    deadline: float = 0.0  # of the first
 
     def give(self, task: Task, time_limit: float) -> None:
-        self.task, self.deadline = task, time.monotonic() + time_limit
+        if not self.tasks:
+            self.deadline = time.monotonic() + time_limit
+        self.tasks.append(task)
         self.conn.send(task)
+
+    def done(self, time_limit: float) -> None:
+        """The first task's result arrived: the next one has started."""
+        self.tasks.popleft()
+        self.deadline = time.monotonic() + time_limit
 
     def stop(self, force: bool = False) -> None:
         if not force:
@@ -88,7 +102,7 @@ class _Worker:
                 self.conn.send(None)
             except OSError:
                 force = True
-        self.process.join(timeout=None if not force else 0)
+        self.process.join(timeout=0 if force else 5)
         if self.process.is_alive():
             self.process.kill()
             self.process.join()
@@ -117,18 +131,38 @@ class WorkerPool:
         child.close()
         return _Worker(process, parent)
 
-    def _replace(self, worker: _Worker) -> None:
+    def _replace(self, worker: _Worker, tasks: Iterable[Task] = ()) -> _Worker:
+        """A fresh worker in place of `worker`, given `tasks` (those queued behind a failure)."""
         worker.stop(force=True)
-        self.workers[self.workers.index(worker)] = self._start()
+        fresh = self.workers[self.workers.index(worker)] = self._start()
+        for task in tasks:
+            fresh.give(task, self.time_limit)
+        return fresh
+
+    def _give(self, worker: _Worker, task: Task) -> None:
+        try:
+            worker.give(task, self.time_limit)
+        except OSError:  # it died while idle (the OOM killer, say): a fresh one takes its tasks
+            self._replace(worker, worker.tasks)
+
+    def _fill(self, tasks: Iterator[Task]) -> bool:
+        """Give every worker tasks up to PIPELINE; False once `tasks` is exhausted."""
+        for slot in range(len(self.workers)):
+            while len(self.workers[slot].tasks) < PIPELINE:  # re-read: _give may replace the worker
+                task = next(tasks, None)
+                if task is None:
+                    return False
+                self._give(self.workers[slot], task)
+        return True
 
     def _failure(self, worker: _Worker, reason: str, status_text: str) -> tuple[int, ExampleResult]:
-        index, _, reference = worker.task
-        self._replace(worker)
+        index, _, reference = worker.tasks.popleft()
+        self._replace(worker, worker.tasks)
         return index, unscored(reference, reason, status_text, self.make_auditor is not None)
 
     def _collect(self) -> list[tuple[int, ExampleResult]]:
         """Wait for a result or the earliest deadline; return what finished (or failed)."""
-        busy = [w for w in self.workers if w.task is not None]
+        busy = [w for w in self.workers if w.tasks]
         timeout = max(0.0, min(w.deadline for w in busy) - time.monotonic())
         ready = set(wait([w.conn for w in busy], timeout))
         finished = []
@@ -136,7 +170,7 @@ class WorkerPool:
             if worker.conn in ready:
                 try:
                     finished.append(worker.conn.recv())
-                    worker.task = None
+                    worker.done(self.time_limit)
                 except (EOFError, OSError):
                     worker.process.join(timeout=1)
                     reason = f"worker died (exit code {worker.process.exitcode})"
@@ -147,30 +181,22 @@ class WorkerPool:
         return finished
 
     def imap(self, pairs: Iterable[tuple[str | None, Reference]]) -> Iterator[ExampleResult]:
-        """Results in input order; at most one task per worker is in flight."""
+        """Results in input order; at most PIPELINE tasks per worker are in flight."""
         tasks = ((i, raw, ref) for i, (raw, ref) in enumerate(pairs))
         done: dict[int, ExampleResult] = {}
-        next_index, exhausted = 0, False
+        next_index, more = 0, True
         while True:
-            for worker in self.workers:
-                if worker.task is None and not exhausted:
-                    task = next(tasks, None)
-                    exhausted = task is None
-                    if task is not None:
-                        worker.give(task, self.time_limit)
-            if all(w.task is None for w in self.workers):
+            more = more and self._fill(tasks)
+            if not any(w.tasks for w in self.workers):
                 break
             done.update(self._collect())
             while next_index in done:
                 yield done.pop(next_index)
                 next_index += 1
-        while next_index in done:
-            yield done.pop(next_index)
-            next_index += 1
 
     def close(self) -> None:
         for worker in self.workers:
-            worker.stop(force=worker.task is not None)
+            worker.stop(force=bool(worker.tasks))
 
     def __enter__(self) -> WorkerPool:
         return self

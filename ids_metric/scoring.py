@@ -55,6 +55,8 @@ def evaluate_stream(
     """
     if isinstance(predictions, Sequence) and len(predictions) != len(references):
         raise ValueError(f"{len(predictions)} predictions for {len(references)} references")
+    if workers < 1 or (time_limit is not None and not time_limit > 0):
+        raise ValueError(f"workers must be at least 1 and time_limit positive, got {workers} and {time_limit}")
     pairs = zip(predictions, references, strict=True)
     if workers == 1 and time_limit is None:
         auditor = make_auditor(audit_profile) if audit_profile else None

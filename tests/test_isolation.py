@@ -128,3 +128,12 @@ def test_bad_pool_settings_are_errors(workers, time_limit):
 def test_length_mismatch_is_an_error_before_scoring():
     with pytest.raises(ValueError, match="2 predictions for 1 references"):
         list(evaluate_stream(["a", "b"], REFERENCES[:1], workers=2))
+
+
+def test_a_worker_that_died_while_idle_is_replaced():
+    pairs = [(r.gold, r) for r in REFERENCES[:5]]
+    with WorkerPool(1, 30, None) as pool:
+        pool.workers[0].process.kill()
+        pool.workers[0].process.join()
+        results = list(pool.imap(pairs))
+    assert [r.facets.f1 for r in results] == [1.0] * 5 and [r.id for r in results] == [r.id for _, r in pairs]

@@ -1,0 +1,47 @@
+"""Parallel scoring: the gold + synthetic corpus scored in this process, and in 1..N worker
+processes with a per-example time limit; prints the speed-up and checks results are identical.
+
+    python benchmarks/parallel.py [--workers 2] [--copies 2]
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.throughput import corpora  # noqa: E402
+from ids_metric.scoring import evaluate_stream  # noqa: E402
+
+
+def timed(raws, refs, **options) -> tuple[float, list]:
+    start = time.perf_counter()
+    results = list(evaluate_stream(raws, refs, **options))
+    return time.perf_counter() - start, results
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 2, help="(default: the CPU count)")
+    parser.add_argument("--copies", type=int, default=2, help="corpus repetitions (longer runs, steadier figures)")
+    args = parser.parse_args(argv)
+    pairs = [p for pairs in corpora().values() for p in pairs] * args.copies
+    raws, refs = [raw for raw, _ in pairs], [ref for _, ref in pairs]
+    timed(raws[:200], refs[:200])  # warm the parent (forked workers inherit its caches)
+    serial, expected = timed(raws, refs)
+    print(f"parallel scoring: {len(pairs)} examples (gold + synthetic), {os.cpu_count()} CPUs")
+    print(f"  in-process (workers=1, no limit)  {serial:7.2f} s  {len(pairs) / serial:7.0f} examples/s")
+    for workers in range(1, args.workers + 1):
+        seconds, results = timed(raws, refs, workers=workers, time_limit=60)
+        same = "identical" if results == expected else "DIFFERENT"
+        print(f"  pool workers={workers} time_limit=60s   {seconds:7.2f} s  {len(pairs) / seconds:7.0f} examples/s  "
+              f"speed-up {serial / seconds:4.2f}x  results {same}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

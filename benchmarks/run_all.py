@@ -1,0 +1,37 @@
+"""Every performance figure of the hardening work, in one run (~10 minutes with the 100k run).
+
+    python benchmarks/run_all.py            # throughput, parallel speed-up, scaling 1k..100k
+    python benchmarks/run_all.py --quick    # scaling to 10k only
+
+The long fuzz run is separate: python benchmarks/fuzz.py --minutes 5
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from benchmarks import parallel, scaling, throughput  # noqa: E402
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true", help="scaling to 10k predictions only")
+    args = parser.parse_args(argv)
+    sizes = ["1000", "10000"] + ([] if args.quick else ["100000"])
+    sections = [("throughput (Stage 1, Stage 2, ratios)", throughput.main, []),
+                ("parallel speed-up", parallel.main, []),
+                ("scaling of the streaming CLI", scaling.main, ["--sizes", *sizes])]
+    for title, run, section_args in sections:
+        print(f"\n== {title} ==", flush=True)
+        start = time.perf_counter()
+        run(section_args)
+        print(f"({time.perf_counter() - start:.0f} s)", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
