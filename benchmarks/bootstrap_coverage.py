@@ -42,11 +42,11 @@ def coverage(draw, truth: float, n: int, datasets: int, resamples: int) -> float
     return hits / datasets
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--datasets", type=int, default=1000)
     parser.add_argument("--resamples", type=int, default=1000)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     cells = [(f"Bernoulli p={p}", *bernoulli(p)) for p in (0.05, 0.3, 0.65, 0.95)]
     cells.append(("FacetF1-like mixture", f1_like, F1_TRUTH))
     sizes = (30, 71, 166)
@@ -58,7 +58,8 @@ def main() -> None:
         row = [coverage(draw, truth, n, args.datasets, args.resamples) for n in sizes]
         print(f"{name:<24}" + "".join(f"{100 * c:8.1f}%" for c in row))
     print(f"({time.perf_counter() - start:.1f} s)")
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())
