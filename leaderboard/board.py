@@ -16,6 +16,7 @@ from pathlib import Path
 from ids_metric.aggregate import LABELS, PAPER_METRICS
 
 from .results import LoadedResults, ResultsError, parse_signature, read_results, schema_problems
+from .stats import describe_intervals
 
 BOARD_FORMAT = "ishigaki-ids-bench/leaderboard@1"
 REFERENCE_PATH = Path(__file__).resolve().parent / "paper_reference.json"
@@ -205,7 +206,4 @@ def to_markdown(board: Board) -> str:
 
 
 def _ci_text(board: Board) -> str:
-    if not board.bootstrap:
-        return "no intervals"
-    b = board.bootstrap
-    return f"[{round(100 * b['confidence'])}% bootstrap interval, {b['resamples']} resamples, seed {b['seed']}]"
+    return f"[{describe_intervals(board.bootstrap)}]"

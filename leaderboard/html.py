@@ -12,6 +12,8 @@ from html import escape
 
 from ids_metric.aggregate import LABELS
 
+from .stats import describe_intervals
+
 BREAKDOWN_LABELS = {"language": "language", "input_format": "input format", "turn_type": "turn type",
                     "domain": "domain", "ifc_versions": "IFC version"}
 PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
@@ -223,8 +225,7 @@ def render_page(board: Mapping, title: str = "Ishigaki-IDS-Bench leaderboard") -
     """The whole page; `board` is Board.to_json()."""
     options = "".join(f'<option value="{escape(v)}">{escape(label)}</option>' for v, label in group_options(board["rows"]))
     boot = board.get("bootstrap")
-    ci = (f"{round(100 * boot['confidence'])}% bootstrap intervals ({boot['resamples']} resamples, seed "
-          f"{boot['seed']}) in brackets" if boot else "no intervals")
+    ci = f"{describe_intervals(boot)}, in brackets" if boot else "no intervals"
     refs_note = ("Reference rows (yellow) are figures reported in the paper on the official data: not re-scored "
                  "here, never ranked; blank = not reported.")
     return f"""<!DOCTYPE html>

@@ -1,8 +1,9 @@
 """The results file: one JSON document per scored run, validated against schema/results.schema.json.
 
 A run folder (summary.json + results.jsonl, as `python -m ids_metric run` or `score` writes them) becomes
-a results file: paper metrics with bootstrap intervals overall and per metadata value, the signature
-(scoring signature + bootstrap settings), provenance, and the per-example rows (inline, or a path).
+a results file: paper metrics with 95% intervals (Wilson for the pass rates, percentile bootstrap for the
+rest) overall and per metadata value, the signature (scoring signature + interval settings), provenance,
+and the per-example rows (inline, or a path).
 """
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from typing import Any
 from ids_metric.aggregate import PAPER_METRICS
 from ids_metric.records import InputError, read_jsonl
 
-from .stats import Bootstrap, bootstrap_group, groups_of
+from .stats import PASS_RATE_INTERVAL, Bootstrap, bootstrap_group, groups_of
 
 FORMAT = "ishigaki-ids-bench/results@1"
 SCHEMA_PATH = Path(__file__).resolve().parent / "schema" / "results.schema.json"
@@ -70,7 +71,7 @@ def parse_signature(signature: str) -> dict[str, str]:
 
 
 def results_signature(scoring_signature: str, settings: Bootstrap) -> str:
-    return f"{scoring_signature}|{settings.signature_part()}"
+    return f"{scoring_signature}|{settings.signature_part()}|rates:{PASS_RATE_INTERVAL}"
 
 
 # ------------------------------------------------------------------------------------------ provenance
@@ -159,7 +160,7 @@ def build_results(rows: Sequence[Mapping], *, name: str, scoring_signature: str,
         "name": name,
         "signature": results_signature(scoring_signature, settings),
         "scoring_signature": scoring_signature,
-        "bootstrap": settings.to_json(),
+        "bootstrap": {**settings.to_json(), "pass_rates": PASS_RATE_INTERVAL},
         "provenance": provenance,
         "overall": group_json(rows, settings, "all"),
         "breakdowns": {key: {value: group_json(members, settings, f"{key}={value}")

@@ -12,7 +12,7 @@ from leaderboard.html import render_page
 from leaderboard.results import read_results, results_from_run, write_results
 from test_leaderboard_results import HARNESS_PROVENANCE, make_run, references
 
-SIG = "ids_metric:0.1.0|audit:ids-tool-1.0.96|facets:paper|data:abc|n:166|ifcopenshell:0.9.0|bootstrap:1000,seed:0"
+SIG = "ids_metric:0.1.0|audit:ids-tool-1.0.96|facets:paper|data:abc|n:166|ifcopenshell:0.9.0|bootstrap:1000,seed:0|rates:wilson"
 
 
 def results_dir(tmp_path, n=16):
@@ -107,7 +107,7 @@ def test_results_cli(tmp_path, capsys):
     run = make_run(tmp_path / "run", references(8), ["gold"], **HARNESS_PROVENANCE)
     out = tmp_path / "r.json"
     assert main(["leaderboard", "results", str(run), "--out", str(out), "--resamples", "100", "--seed", "4"]) == 0
-    assert read_results(out).signature.endswith("|bootstrap:100,seed:4")
+    assert read_results(out).signature.endswith("|bootstrap:100,seed:4|rates:wilson")
     assert main(["leaderboard", "results", str(tmp_path / "nowhere"), "--out", str(out)]) == 2
 
 

@@ -77,7 +77,7 @@ def run_dir(tmp_path):
 def test_results_from_a_harness_run_carry_metrics_intervals_and_provenance(run_dir):
     doc = results_from_run(run_dir)
     assert doc["format"] == FORMAT and doc["name"] == "acme-7b"
-    assert doc["signature"] == doc["scoring_signature"] + "|bootstrap:1000,seed:0"
+    assert doc["signature"] == doc["scoring_signature"] + "|bootstrap:1000,seed:0|rates:wilson"
     summary = json.loads((run_dir / "summary.json").read_text())
     for metric, value in doc["overall"]["metrics"].items():
         assert value["value"] == pytest.approx(summary["overall"][metric])
@@ -95,7 +95,7 @@ def test_write_then_read_round_trips_and_is_stable(run_dir, tmp_path):
     doc = results_from_run(run_dir, settings=Bootstrap(200, 7))
     path = write_results(doc, tmp_path / "out" / "acme.json")
     loaded = read_results(path)
-    assert loaded.document == doc and loaded.signature.endswith("|bootstrap:200,seed:7")
+    assert loaded.document == doc and loaded.signature.endswith("|bootstrap:200,seed:7|rates:wilson")
     assert path.read_text() == write_results(results_from_run(run_dir, settings=Bootstrap(200, 7)),
                                              tmp_path / "again.json").read_text()
     assert list(doc) == ["format", "name", "signature", "scoring_signature", "bootstrap", "provenance", "overall",

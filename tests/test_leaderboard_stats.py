@@ -1,5 +1,6 @@
-"""Bootstrap intervals (coverage on synthetic data with known truth) and the paired comparison."""
+"""Intervals (coverage on synthetic data with known truth) and the paired comparison."""
 import json
+from math import comb
 
 import numpy as np
 import pytest
@@ -7,8 +8,8 @@ import pytest
 from ids_metric.cli import main
 from leaderboard.compare import compare_runs
 from leaderboard.results import load_any
-from leaderboard.stats import (Bootstrap, bootstrap_group, bootstrap_mean, groups_of, metric_values, paired_compare,
-                               sign_flip_p_value)
+from leaderboard.stats import (Bootstrap, bootstrap_group, bootstrap_mean, describe_intervals, groups_of,
+                               metric_values, paired_compare, sign_flip_p_value, wilson_interval)
 from test_leaderboard_results import HARNESS_PROVENANCE, make_run, references
 
 
@@ -29,6 +30,49 @@ def test_bernoulli_intervals_cover_the_truth_about_95_percent_of_the_time():
         interval = bootstrap_mean(sample, Bootstrap(1000, k))
         covered += interval.low <= truth <= interval.high
     assert 0.93 <= covered / datasets <= 0.97, covered / datasets
+
+
+@pytest.mark.parametrize("passes, n, confidence, low, high", [
+    (8, 10, 0.95, 0.4902, 0.9433),      # textbook values
+    (166, 166, 0.95, 0.97738, 1.0),     # a perfect pass rate is not [1, 1]
+    (0, 30, 0.95, 0.0, 0.11351),
+    (15, 30, 0.95, 0.33150, 0.66850),   # symmetric around one half
+    (15, 30, 0.90, 0.35619, 0.64381),   # a lower level is narrower
+])
+def test_wilson_interval_values(passes, n, confidence, low, high):
+    assert wilson_interval(passes, n, confidence) == pytest.approx((low, high), abs=5e-5)
+
+
+@pytest.mark.parametrize("passes, n", [(1, 0), (-1, 10), (11, 10)])
+def test_wilson_interval_refuses_impossible_counts(passes, n):
+    with pytest.raises(ValueError):
+        wilson_interval(passes, n, 0.95)
+
+
+@pytest.mark.parametrize("n", [30, 71, 166])
+@pytest.mark.parametrize("truth", [0.05, 0.3, 0.65, 0.95])
+def test_wilson_coverage_is_near_95_percent_where_the_bootstrap_undercovers(n, truth):
+    """Exact coverage (a sum over the binomial distribution, no simulation) in the breakdown cells' range."""
+    coverage = sum(comb(n, k) * truth**k * (1 - truth) ** (n - k) for k in range(n + 1)
+                   if wilson_interval(k, n, 0.95)[0] <= truth <= wilson_interval(k, n, 0.95)[1])
+    assert 0.925 <= coverage <= 0.98, coverage
+
+
+def test_pass_rates_get_wilson_intervals_and_graded_metrics_the_bootstrap():
+    rows = [{"id": str(i), "f1": 1.0, "precision": 1.0, "recall": 1.0, "processability": 1, "structure": 1,
+             "content": int(i < 20)} for i in range(30)]
+    intervals = bootstrap_group(rows, Bootstrap(200, 0))
+    assert (intervals["processability"].low, intervals["processability"].high) == pytest.approx(wilson_interval(30, 30, 0.95))
+    assert (intervals["content"].low, intervals["content"].high) == pytest.approx(wilson_interval(20, 30, 0.95))
+    assert intervals["processability"].low < 1.0 and intervals["facet_f1"].low == 1.0
+
+
+def test_interval_description_names_both_methods():
+    assert describe_intervals(None) == "no intervals"
+    assert describe_intervals({"resamples": 1000, "seed": 0, "confidence": 0.95}) == (
+        "95% intervals: percentile bootstrap (1000 resamples, seed 0)")
+    assert describe_intervals({"resamples": 1000, "seed": 0, "confidence": 0.95, "pass_rates": "wilson"}) == (
+        "95% intervals: Wilson for pass rates, percentile bootstrap (1000 resamples, seed 0) for the rest")
 
 
 def test_intervals_for_a_continuous_metric_cover_the_truth():

@@ -78,4 +78,4 @@ def test_submission_cli(tmp_path, capsys):
     out = tmp_path / "results"
     assert main(["submission", "rescore", str(good), "--out", str(out), "--audit-profile", "none",
                  "--resamples", "100"]) == 0
-    assert read_results(out / "acme-ids-7b.json").signature.endswith("|bootstrap:100,seed:0")
+    assert read_results(out / "acme-ids-7b.json").signature.endswith("|bootstrap:100,seed:0|rates:wilson")
