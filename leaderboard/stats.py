@@ -11,10 +11,10 @@ example and get Wilson score intervals instead (PASS_RATE_INTERVAL): the percent
 from __future__ import annotations
 
 import zlib
-from math import sqrt
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import product
+from math import sqrt
 from statistics import NormalDist
 from types import SimpleNamespace
 
