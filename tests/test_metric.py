@@ -47,13 +47,14 @@ def library_result(audit_profile="ids-tool-1.0.96"):
     }
 
 
-@pytest.mark.parametrize("audit_profile", ["ids-tool-1.0.96", None])
-def test_loaded_from_a_clean_cache_offline_equals_the_library(tmp_path, audit_profile):
+@pytest.mark.parametrize("audit_profile, pool", [("ids-tool-1.0.96", {}), (None, {}),
+                                                 ("ids-tool-1.0.96", {"workers": 2, "time_limit": 30})])
+def test_loaded_from_a_clean_cache_offline_equals_the_library(tmp_path, audit_profile, pool):
     env = {**os.environ, "HF_HOME": str(tmp_path / "hf"), "HF_HUB_OFFLINE": "1", "HF_EVALUATE_OFFLINE": "1"}
     env.pop("HF_MODULES_CACHE", None)
     inputs = {"path": str(ROOT / "ids_metric"), "predictions": PREDICTIONS, "references": REFERENCES,
               "metadata": METADATA, "audit_profile": audit_profile,
-              "return_breakdowns": True, "return_per_example": True}
+              "return_breakdowns": True, "return_per_example": True, **pool}
     done = subprocess.run([sys.executable, "-c", LOAD_AND_COMPUTE], input=json.dumps(inputs), env=env,
                           cwd=tmp_path, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-3000:]
@@ -101,6 +102,8 @@ def test_columns_as_metadata_equal_rows(metric):
     ({"predictions": ["a"], "references": ["b"], "metadata": [{}, {}]}, "metadata"),
     ({"predictions": ["a"], "references": ["b"], "metadata": {"colour": ["red"]}}, "unknown metadata keys"),
     ({"predictions": [3], "references": ["b"]}, "expected format"),
+    ({"predictions": ["a"], "references": ["b"], "workers": 0}, "workers must be at least 1"),
+    ({"predictions": ["a"], "references": ["b"], "workers": 2, "time_limit": -1}, "time_limit positive"),
 ])
 def test_clear_value_errors(metric, kwargs, message):
     with pytest.raises(ValueError, match=message):
