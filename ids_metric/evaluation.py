@@ -12,7 +12,7 @@ from .stage1 import FAILED, Verdict, verdict
 METADATA_KEYS = ("language", "input_format", "turn_type", "domain", "ifc_versions")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Reference:
     """A gold IDS with the metadata used for breakdowns."""
 
@@ -21,14 +21,14 @@ class Reference:
     metadata: Mapping[str, Any] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class AuditSummary:
     status: int | None
     status_text: str
     codes: tuple[int, ...] = ()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ExampleResult:
     id: str
     metadata: Mapping[str, Any]

@@ -95,11 +95,16 @@ def load_records(data: Path = DEFAULT_DATA) -> list[tuple[str, int, dict]]:
 def load_references(data: Path = DEFAULT_DATA) -> list[Reference]:
     """All records of a JSONL file or a data folder, sorted by id."""
     references, problems = [], []
-    golds: dict[str, str] = {}  # one copy of equal golds (k samples of a prompt need one, not k)
+    # One copy of equal golds and of equal metadata: k samples of a prompt need one, not k, and
+    # 100,000 references share a few hundred metadata combinations.
+    golds: dict[str, str] = {}
+    metadata: dict[str, Mapping[str, Any]] = {}
     for path, number, record in iter_records(data):  # records (with their prompts) are not kept
         try:
             reference = reference_from_record(record)
-            references.append(replace(reference, gold=golds.setdefault(reference.gold, reference.gold)))
+            key = json.dumps(reference.metadata, sort_keys=True)
+            references.append(replace(reference, gold=golds.setdefault(reference.gold, reference.gold),
+                                      metadata=metadata.setdefault(key, reference.metadata)))
         except (InputError, KeyError, TypeError, AttributeError) as exc:
             problems.append(f"{path}:{number}: {exc}")
     duplicates = [i for i, c in Counter(r.id for r in references).items() if c > 1]

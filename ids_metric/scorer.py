@@ -9,7 +9,7 @@ from .pairing import pair_specifications
 from .xmlparse import parse_xml
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class FacetScore:
     """Per-example Stage 2 result. `error` is set when either side could not be parsed."""
 
