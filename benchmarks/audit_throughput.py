@@ -4,24 +4,20 @@ Corpus: every .ids under ../shared/conformance (when present) plus data/scenario
 Prints documents/second for the whole corpus and for "typical gold" documents (well-formed,
 under 8 KB, audited Ok), and the time ratios audit / xmlschema-only and audit / lxml parse.
 
-    python benchmarks/audit_throughput.py [--repeat 3]
+    python -m benchmarks.audit_throughput [--repeat 3]
 """
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from pathlib import Path
 from typing import Callable
 
+from lxml import etree
+
+from idsbench.audit import audit, xsd
+
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from lxml import etree  # noqa: E402
-
-from ids_metric import xsd  # noqa: E402
-from ids_metric.audit import audit  # noqa: E402
-
 SHARED = ROOT.parent / "shared"
 
 

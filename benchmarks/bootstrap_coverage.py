@@ -1,7 +1,7 @@
 """How often do the leaderboard's 95% intervals cover the truth? (synthetic data, known mean)
 
-    python benchmarks/bootstrap_coverage.py                  # default grid, 1000 datasets per cell (~1 min)
-    python benchmarks/bootstrap_coverage.py --datasets 200   # quick look
+    python -m benchmarks.bootstrap_coverage                  # default grid, 1000 datasets per cell (~1 min)
+    python -m benchmarks.bootstrap_coverage --datasets 200   # quick look
 
 Cells: Bernoulli pass rates (Processability/Content-like) and a FacetF1-like mixture (zeros, ones, Beta(3,2)
 between), at group sizes from a small metadata breakdown (30) to the whole benchmark (166). The percentile
@@ -11,16 +11,13 @@ Wilson score interval that the leaderboard uses for pass rates instead.
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from math import comb
-from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from leaderboard.stats import Bootstrap, bootstrap_mean, wilson_interval  # noqa: E402
+from idsbench.leaderboard.stats import Bootstrap, bootstrap_mean, wilson_interval
 
 
 def wilson_coverage(p: float, n: int, confidence: float = 0.95) -> float:

@@ -1,4 +1,4 @@
-"""A longer fuzz run (hypothesis) of the properties tests/test_fuzz.py checks briefly.
+"""A longer fuzz run (hypothesis) of the properties tests/test_fuzz checks briefly.
 
 Properties, each given an equal share of the time:
 - mutated golds (delete/duplicate/swap/retag elements, flip case, truncate, inject junk, comments,
@@ -9,32 +9,28 @@ Properties, each given an equal share of the time:
 - xs:pattern values from a regex alphabet: the .NET emulation and the safe matcher never raise;
 - extraction: the linear scans equal the spec's regular expressions.
 
-    python benchmarks/fuzz.py --minutes 5
+    python -m benchmarks.fuzz --minutes 5
 Prints examples run and failures (with a minimal failing example) per property.
 """
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
-from hypothesis import HealthCheck, Phase, given, settings  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
 
-from benchmarks.mutations import OPERATIONS, mutate_many  # noqa: E402
-from ids_metric.audit import audit  # noqa: E402
-from ids_metric.audit_values import pattern_matcher  # noqa: E402
-from ids_metric.dotnet_regex import compile_dotnet  # noqa: E402
-from ids_metric.evaluation import evaluate_one  # noqa: E402
-from ids_metric.extract import extract_candidate, extract_candidate_reference  # noqa: E402
-from ids_metric.records import load_references  # noqa: E402
-from ids_metric.scorer import score_documents  # noqa: E402
-from ids_metric.scoring import make_auditor  # noqa: E402
+from idsbench.synthetic.mutations import OPERATIONS, mutate_many
+from idsbench.audit import audit
+from idsbench.audit.values import pattern_matcher
+from idsbench.regex.dotnet import compile_dotnet
+from idsbench.pipeline import evaluate_one
+from idsbench.extract import extract_candidate, extract_candidate_reference
+from idsbench.records import load_references
+from idsbench.facets.counts import score_documents
+from idsbench.pipeline import make_auditor
 
 REFERENCES = load_references()
 AUDITORS = (make_auditor("ids-tool-1.0.96"), make_auditor("ids-tool-latest"))

@@ -2,21 +2,17 @@
 processes with a per-example time limit; prints the speed-up and checks results are identical.
 Each configuration is timed --repeat times, the best kept (timings on shared machines vary by 20%).
 
-    python benchmarks/parallel.py [--workers 2] [--copies 2] [--repeat 3]
+    python -m benchmarks.parallel [--workers 2] [--copies 2] [--repeat 3]
 """
 from __future__ import annotations
 
 import argparse
 import os
-import sys
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
-from benchmarks.throughput import corpora  # noqa: E402
-from ids_metric.scoring import evaluate_stream  # noqa: E402
+from benchmarks.throughput import corpora
+from idsbench.pipeline import evaluate_stream
 
 
 def timed(raws, refs, repeat: int = 1, **options) -> tuple[float, list]:

@@ -1,20 +1,17 @@
 """Every performance figure of the hardening work, in one run (~10 minutes with the 100k run).
 
-    python benchmarks/run_all.py            # throughput, parallel speed-up, scaling 1k..100k
-    python benchmarks/run_all.py --quick    # scaling to 10k only
+    python -m benchmarks.run_all            # throughput, parallel speed-up, scaling 1k..100k
+    python -m benchmarks.run_all --quick    # scaling to 10k only
 
-The long fuzz run is separate: python benchmarks/fuzz.py --minutes 5
+The long fuzz run is separate: python -m benchmarks.fuzz --minutes 5
 """
 from __future__ import annotations
 
 import argparse
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks import parallel, scaling, throughput  # noqa: E402
+from benchmarks import parallel, scaling, throughput
 
 
 def main(argv: list[str] | None = None) -> int:

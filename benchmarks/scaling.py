@@ -1,9 +1,9 @@
-"""Scaling of `python -m ids_metric score` from 1k to 100k predictions: time per item and peak memory.
+"""Scaling of `ids-bench score` from 1k to 100k predictions: time per item and peak memory.
 
-    python benchmarks/scaling.py [--sizes 1000 10000 100000] [--workers 1]
+    python -m benchmarks.scaling [--sizes 1000 10000 100000] [--workers 1]
 
 For each size, a data file (the 166 references cycled under new ids) and a predictions file (the
-synthetic corpus of benchmarks/corpus.py cycled) are written to a temporary folder, and the CLI
+synthetic corpus of benchmarks/corpus cycled) are written to a temporary folder, and the CLI
 runs in a fresh process that reports its own peak RSS. The CLI streams: predictions are read one
 at a time and results written as they come, so memory holds the references and compact
 per-example results, not the outputs. For contrast, "held" is the memory that holding every
@@ -22,12 +22,10 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
-from benchmarks.corpus import synthetic_corpus  # noqa: E402
-from ids_metric.evaluation import METADATA_KEYS  # noqa: E402
-from ids_metric.records import load_references  # noqa: E402
+from idsbench.synthetic.corpus import synthetic_corpus
+from idsbench.example import METADATA_KEYS
+from idsbench.records import load_references
 
 
 def write_inputs(folder: Path, n: int) -> tuple[Path, Path]:
@@ -49,13 +47,13 @@ def child(mode: str, data: str, predictions: str, out: str, workers: int) -> Non
     """Runs in the measured process; prints {"seconds", "peak_mb"}."""
     start = time.perf_counter()
     if mode == "score":
-        from ids_metric.cli import main as cli  # noqa: PLC0415
+        from idsbench.cli import main as cli  # noqa: PLC0415
 
         with contextlib.redirect_stdout(io.StringIO()):
             cli(["score", "--predictions", predictions, "--data", data, "--out", out, "--no-progress",
                  "--workers", str(workers)])
     else:  # the growth from holding every prediction, over the references alone
-        from ids_metric.records import load_predictions  # noqa: PLC0415
+        from idsbench.records import load_predictions  # noqa: PLC0415
 
         ids = [r.id for r in load_references(Path(data))]
         before = _rss_mb()
@@ -88,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
         mode, data, predictions, out, workers = args.child
         child(mode, data, predictions, out, int(workers))
         return 0
-    print(f"scaling of `python -m ids_metric score` (workers={args.workers}; fresh process per run)")
+    print(f"scaling of `ids-bench score` (workers={args.workers}; fresh process per run)")
     print(f"  {'predictions':>11}  {'file MB':>8}  {'seconds':>8}  {'ms/item':>8}  {'peak RSS MB':>11}  "
           f"{'held MB':>8}")
     with tempfile.TemporaryDirectory(prefix="ids-scaling-") as tmp:

@@ -1,7 +1,7 @@
 """Stage 1 and Stage 2 throughput on the gold documents and on the synthetic corpus of LLM outputs
 (benchmarks/corpus.py), with ratios against xmlschema-only validation and a bare parse.
 
-    python benchmarks/throughput.py [--repeat 3]
+    python -m benchmarks.throughput [--repeat 3]
 
 Per corpus: documents/s of the audit (Stage 1), of the facet scorer (Stage 2, prediction vs gold),
 of `evaluate_one` (extraction + both stages), of xmlschema-only validation and of a bare lxml
@@ -10,21 +10,18 @@ parse; then time ratios. Best of --repeat passes, after a warm-up pass. Asserts 
 from __future__ import annotations
 
 import argparse
-import sys
 import xml.etree.ElementTree as ET
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
-from benchmarks.audit_throughput import _parse, rate, xmlschema_only  # noqa: E402
-from benchmarks.corpus import synthetic_corpus  # noqa: E402
-from ids_metric.audit import audit  # noqa: E402
-from ids_metric.evaluation import Reference, evaluate_one  # noqa: E402
-from ids_metric.extract import extract_candidate  # noqa: E402
-from ids_metric.records import load_references  # noqa: E402
-from ids_metric.scorer import score_documents  # noqa: E402
-from ids_metric.scoring import make_auditor  # noqa: E402
+from benchmarks.audit_throughput import _parse, rate, xmlschema_only
+from idsbench.synthetic.corpus import synthetic_corpus
+from idsbench.audit import audit
+from idsbench.example import Reference
+from idsbench.pipeline import evaluate_one
+from idsbench.extract import extract_candidate
+from idsbench.records import load_references
+from idsbench.facets.counts import score_documents
+from idsbench.pipeline import make_auditor
 
 
 def corpora() -> dict[str, list[tuple[str, Reference]]]:

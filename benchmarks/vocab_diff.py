@@ -3,19 +3,17 @@
 The tool's embedded tables are reference data in ../shared (never copied into this
 repository); this script only measures the differences and prints counts + examples:
 
-    python benchmarks/vocab_diff.py [--examples N]
+    python -m benchmarks.vocab_diff [--examples N]
 """
 from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from ids_metric.vocabulary import SCHEMAS, schema_vocabulary  # noqa: E402
-from ids_metric.vocabulary_psets import property_sets  # noqa: E402
+from idsbench.vocabulary.schema import SCHEMAS, schema_vocabulary
+from idsbench.vocabulary.psets import property_sets
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 REFERENCE = SHARED / "reference-data" / "ids-tool-1.0.96-vocab"

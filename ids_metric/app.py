@@ -2,7 +2,8 @@
 
 evaluate 0.4.6's stock `launch_gradio_widget` is broken on gradio >= 4, so this builds a plain
 Interface. The metric is loaded through evaluate from the script next to this file, which works the
-same in a checkout and on the Space (where this folder is the repository root).
+same in a checkout and on the Space (where this folder is the repository root and requirements.txt
+installs the scorer).
 """
 from __future__ import annotations
 
@@ -10,7 +11,9 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
-PROFILES = ["ids-tool-1.0.96", "ids-tool-latest", "none"]
+from idsbench.audit.profiles import NO_AUDIT, PROFILES as AUDIT_PROFILES
+
+PROFILES = [*AUDIT_PROFILES, NO_AUDIT]
 HEADLINE = ["processability", "structure", "content", "facet_f1", "facet_precision", "facet_recall", "ag_facet_f1"]
 
 
@@ -26,7 +29,7 @@ def score_pair(prediction: str, reference: str, profile: str = PROFILES[0]) -> t
     if not (reference or "").strip():
         return "Paste a gold IDS document as the reference.", "{}"
     result = metric().compute(predictions=[prediction], references=[reference], return_per_example=True,
-                              audit_profile=None if profile == "none" else profile)
+                              audit_profile=None if profile == NO_AUDIT else profile)
     lines = [f"{name:>16}: {'not computed' if result[name] is None else round(result[name], 4)}" for name in HEADLINE]
     lines.append(f"signature: {result['signature']}")
     return "\n".join(lines), json.dumps(result["per_example"][0], indent=2, ensure_ascii=False)

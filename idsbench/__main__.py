@@ -1,0 +1,5 @@
+import sys
+
+from idsbench.cli import main
+
+sys.exit(main())

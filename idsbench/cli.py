@@ -1,0 +1,89 @@
+"""The command line: `ids-bench COMMAND` (or `python -m idsbench COMMAND`).
+
+Each package registers its own subcommands: score (here), audit (idsbench.audit.cli), run and generate
+(idsbench.harness.cli), compare, failures, leaderboard, publish and submission (idsbench.leaderboard.cli).
+This module sits above all of them; nothing imports it.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from idsbench import __version__
+from idsbench.audit.cli import configure_parser as configure_audit_parser
+from idsbench.audit.cli import run as run_audit
+from idsbench.harness.cli import register_harness_commands
+from idsbench.leaderboard.cli import register_leaderboard_commands
+from idsbench.locations import default_data, describe_data
+from idsbench.options import add_audit_profile, add_data, add_isolation, add_progress, audit_profile
+from idsbench.pipeline import score
+from idsbench.progress import progress_bar
+from idsbench.records import InputError, index_predictions, load_references, read_predictions
+
+EPILOG_SCORE = """examples:
+  ids-bench score --predictions runs/rule-based/predictions.jsonl
+  ids-bench score --predictions my-model.jsonl --out runs/my-model --audit-profile ids-tool-latest
+  ids-bench score --predictions untrusted.jsonl --workers 2 --time-limit 30
+predictions file: one JSON object per line, {"id": "s001-en", "prediction": "<raw model output>"}
+(a null prediction is a failed generation and scores 0)."""
+EPILOG_AUDIT = """examples:
+  ids-bench audit my.ids
+  ids-bench audit data/scenarios --json
+  ids-bench audit --explain 103
+exit code: the validator's status number (0 Ok, 8 structure, 16 content, 24 both, 1 not an IDS)"""
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    data = args.data or default_data()
+    references = load_references(data)
+    ids = [r.id for r in references]
+    offsets = index_predictions(args.predictions, ids)  # checks the whole file; keeps no outputs
+    out = Path(args.out or Path("runs") / Path(args.predictions).stem)
+    out.mkdir(parents=True, exist_ok=True)
+    # Streamed: each prediction is read when its turn comes and each result written when ready,
+    # so memory holds the references and compact per-example results, never all the outputs.
+    with open(out / "results.jsonl", "w", encoding="utf-8") as handle:
+        run = score(read_predictions(args.predictions, offsets, ids), references, audit_profile=audit_profile(args),
+                    progress=progress_bar(not args.no_progress, len(ids)), workers=args.workers,
+                    time_limit=args.time_limit,
+                    on_result=lambda r: handle.write(json.dumps(r.to_json(), ensure_ascii=False) + "\n"))
+    summary = run.summary(predictions=str(args.predictions), data=str(data))
+    (out / "summary.json").write_text(json.dumps(summary, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(json.dumps(summary, indent=2, ensure_ascii=False) if args.json else run.table())
+    print(f"data: {describe_data(data)}\nwrote {out / 'results.jsonl'} and {out / 'summary.json'}", file=sys.stderr)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="ids-bench", description="Ishigaki-IDS-Bench: generate, score, audit, "
+                                     "compare and publish IDS files written by language models.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    p = commands.add_parser("score", help="score a predictions file against the data",
+                            epilog=EPILOG_SCORE, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--predictions", required=True, type=Path, help="predictions JSONL")
+    add_data(p)
+    p.add_argument("--out", type=Path, help="output folder (default: runs/<predictions name>)")
+    add_audit_profile(p)
+    p.add_argument("--json", action="store_true", help="print the summary as JSON instead of the table")
+    add_progress(p)
+    add_isolation(p)
+    p.set_defaults(func=cmd_score)
+    a = commands.add_parser("audit", help="audit IDS files like buildingSMART's IDS-Audit-tool (Stage 1)",
+                            epilog=EPILOG_AUDIT)
+    configure_audit_parser(a)
+    a.set_defaults(func=run_audit)
+    register_harness_commands(commands)  # run, generate
+    register_leaderboard_commands(commands)  # compare, failures, leaderboard, publish, submission
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except InputError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2

@@ -1,0 +1,135 @@
+"""Any OpenAI-compatible chat endpoint as a System, with timeouts and exponential back-off."""
+from __future__ import annotations
+
+import os
+import random
+import sys
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from idsbench.records import InputError
+
+from .examples import Example
+from .predictions import Generation
+from .prompt import Prompt, chat_messages
+from .systems import System
+
+RETRY_STATUS = frozenset({408, 409, 429})  # plus every 5xx; other 4xx are the request's fault: no retry
+
+
+@dataclass(frozen=True)
+class EndpointConfig:
+    model: str
+    base_url: str | None = None
+    api_key_env: str | None = "OPENAI_API_KEY"  # None: no key (local servers)
+    temperature: float | None = 0.0
+    top_p: float | None = None
+    max_tokens: int | None = None
+    seed: int | None = None
+    extra_body: dict[str, Any] = field(default_factory=dict)
+    timeout: float = 600.0
+    retries: int = 4
+    backoff_s: float = 2.0  # first wait; doubles each attempt
+    backoff_max_s: float = 60.0
+
+    def sampling(self) -> dict[str, Any]:
+        """The request parameters that change the output (recorded in provenance and the run hash)."""
+        params = {"temperature": self.temperature, "top_p": self.top_p, "max_tokens": self.max_tokens,
+                  "seed": self.seed}
+        return {k: v for k, v in params.items() if v is not None} | ({"extra_body": self.extra_body}
+                                                                      if self.extra_body else {})
+
+
+def api_key(config: EndpointConfig) -> str:
+    """The key from the environment; local servers accept a placeholder."""
+    if not config.api_key_env:
+        return "none"
+    key = os.environ.get(config.api_key_env)
+    if key:
+        return key
+    if config.base_url is None:
+        raise InputError(f"environment variable {config.api_key_env} is not set (for a local server without "
+                         "keys pass --base-url and --api-key-env none)")
+    print(f"warning: {config.api_key_env} is not set; sending no API key to {config.base_url}", file=sys.stderr)
+    return "none"
+
+
+def make_client(config: EndpointConfig):
+    from openai import OpenAI  # noqa: PLC0415  (baselines run without the client)
+
+    # max_retries=0: the retry policy below is ours, so that attempts are counted and recorded.
+    return OpenAI(base_url=config.base_url, api_key=api_key(config), timeout=config.timeout, max_retries=0)
+
+
+def classify(exc: Exception) -> tuple[bool, str]:
+    """(retryable, message) for an exception raised by the client."""
+    import openai  # noqa: PLC0415
+
+    if isinstance(exc, openai.APITimeoutError):
+        return True, "timeout"
+    if isinstance(exc, openai.APIConnectionError):
+        return True, f"connection error: {exc}"
+    if isinstance(exc, openai.APIStatusError):
+        status = exc.status_code
+        return status in RETRY_STATUS or status >= 500, f"HTTP {status}: {str(exc)[:300]}"
+    return False, f"{type(exc).__name__}: {str(exc)[:300]}"
+
+
+def backoff(config: EndpointConfig, attempt: int, exc: Exception) -> float:
+    """Seconds to wait before attempt `attempt + 1`: Retry-After when the server sends one, else 2^n with jitter."""
+    response = getattr(exc, "response", None)
+    retry_after = response.headers.get("retry-after") if response is not None else None
+    if retry_after and retry_after.replace(".", "", 1).isdigit():
+        return min(float(retry_after), config.backoff_max_s)
+    base = min(config.backoff_s * 2 ** attempt, config.backoff_max_s)
+    return base * (0.5 + random.random() / 2)  # jitter keeps parallel workers from retrying in lockstep
+
+
+def _usage(response: Any) -> dict | None:
+    usage = getattr(response, "usage", None)
+    return usage.model_dump(exclude_none=True) if usage is not None else None
+
+
+def to_generation(response: Any, attempts: int) -> Generation:
+    choice = response.choices[0] if getattr(response, "choices", None) else None
+    if choice is None:
+        return Generation(None, None, _usage(response), "the response has no choices", attempts=attempts)
+    content = choice.message.content if choice.message is not None else None
+    error = None if content is not None else f"no message content (finish_reason {choice.finish_reason})"
+    return Generation(content, choice.finish_reason, _usage(response), error, attempts=attempts)
+
+
+def complete(client: Any, config: EndpointConfig, messages: list[dict]) -> Generation:
+    """One example: retried on 429/5xx/timeouts/connection errors; a final failure is returned, not raised."""
+    params = config.sampling()
+    extra_body = params.pop("extra_body", None)
+    for attempt in range(config.retries + 1):
+        try:
+            response = client.chat.completions.create(model=config.model, messages=messages,
+                                                      extra_body=extra_body, **params)
+            return to_generation(response, attempt + 1)
+        except Exception as exc:  # noqa: BLE001  (a failed example is data, never an abort)
+            retryable, message = classify(exc)
+            if not retryable or attempt == config.retries:
+                return Generation(None, None, None, message, attempts=attempt + 1)
+            time.sleep(backoff(config, attempt, exc))
+    raise AssertionError("unreachable")
+
+
+def endpoint_system(config: EndpointConfig, prompt: Prompt) -> System:
+    client = make_client(config)
+
+    def call(example: Example) -> Generation:
+        return complete(client, config, chat_messages(prompt, list(example.messages)))
+
+    settings = {"model": config.model, "endpoint": config.base_url or "https://api.openai.com/v1",
+                "sampling": config.sampling(), "prompt": prompt.to_json()}
+    return System("endpoint", call, settings)
+
+
+def describe(config: EndpointConfig) -> dict[str, Any]:
+    """Provenance without secrets: the key's variable name, never its value."""
+    row = asdict(config)
+    row["api_key_env"] = config.api_key_env or "none"
+    return row

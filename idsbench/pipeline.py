@@ -1,0 +1,109 @@
+"""The pipeline: one example (extract -> Stage 1 audit -> Stage 2 facet score) and the run entry point
+(predictions + references -> per-example results, aggregates and the signature)."""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from functools import partial
+
+from idsbench.audit import audit
+from idsbench.audit.profiles import DEFAULT_PROFILE, get_profile
+from idsbench.example import AuditSummary, Auditor, ExampleResult, Reference
+from idsbench.extract import extract_candidate
+from idsbench.facets.counts import failed, score_documents
+from idsbench.isolation import DEFAULT_TIME_LIMIT, evaluate_isolated
+from idsbench.report.aggregate import GroupScore, breakdown, summarize
+from idsbench.report.signature import data_hash, signature
+from idsbench.report.table import format_table, summary_document
+
+
+def make_auditor(profile: str = DEFAULT_PROFILE) -> Auditor:
+    """Stage 1 as a function of the candidate text (an unknown profile raises ValueError now)."""
+    get_profile(profile)
+
+    def run(candidate: str) -> AuditSummary:
+        result = audit(candidate, profile)
+        codes = sorted({f.code for f in result.findings if f.code is not None})
+        return AuditSummary(result.status, result.status_text, tuple(codes))
+
+    return run
+
+
+def evaluate_one(raw: str | None, reference: Reference, auditor: Auditor | None = None) -> ExampleResult:
+    """Score one raw model output. A failed generation (None or empty) scores 0 everywhere."""
+    candidate = extract_candidate(raw) if raw else ""
+    if not candidate:
+        summary = None if auditor is None else AuditSummary(None, "EmptyOutput")
+        return ExampleResult(reference.id, reference.metadata, failed("empty output"), summary, "empty output")
+    summary = None if auditor is None else auditor(candidate)
+    return ExampleResult(reference.id, reference.metadata, score_documents(candidate, reference.gold), summary)
+
+
+@dataclass(frozen=True)
+class ScoreRun:
+    results: list[ExampleResult]
+    overall: GroupScore
+    breakdowns: dict
+    signature: str
+
+    def table(self) -> str:
+        return format_table(self.overall, self.breakdowns, self.signature)
+
+    def summary(self, **provenance) -> dict:
+        return summary_document(self.overall, self.breakdowns, self.signature, **provenance)
+
+
+def evaluate_stream(
+    predictions: Iterable[str | None],
+    references: Sequence[Reference],
+    *,
+    audit_profile: str | None = DEFAULT_PROFILE,
+    workers: int = 1,
+    time_limit: float | None = None,
+) -> Iterator[ExampleResult]:
+    """Per-example results in reference order, computed as they are consumed.
+
+    workers=1 and no time_limit: in this process, nothing in between (the fast path, e.g. for a
+    reward function). Otherwise: `workers` processes, each example within `time_limit` seconds
+    (default 60), a pathological one scored as failed ("timeout after 60s"); see isolation.py.
+    """
+    if isinstance(predictions, Sequence) and len(predictions) != len(references):
+        raise ValueError(f"{len(predictions)} predictions for {len(references)} references")
+    if workers < 1 or (time_limit is not None and not time_limit > 0):
+        raise ValueError(f"workers must be at least 1 and time_limit positive, got {workers} and {time_limit}")
+    pairs = zip(predictions, references, strict=True)
+    if workers == 1 and time_limit is None:
+        auditor = make_auditor(audit_profile) if audit_profile else None
+        return (evaluate_one(raw, ref, auditor) for raw, ref in pairs)
+    if audit_profile:
+        get_profile(audit_profile)  # an unknown name fails here, before a worker starts
+    factory = partial(make_auditor, audit_profile) if audit_profile else None
+    limit = DEFAULT_TIME_LIMIT if time_limit is None else time_limit
+    return evaluate_isolated(pairs, factory, evaluate_one, workers, limit)
+
+
+def score(
+    predictions: Iterable[str | None],
+    references: Sequence[Reference],
+    *,
+    audit_profile: str | None = DEFAULT_PROFILE,
+    progress: Callable[[Iterable], Iterable] = iter,
+    workers: int = 1,
+    time_limit: float | None = None,
+    on_result: Callable[[ExampleResult], object] | None = None,
+) -> ScoreRun:
+    """Score raw model outputs (None = failed generation) against references, in order.
+
+    `predictions` may be lazy (read as scoring goes); `on_result` sees each result as soon as it
+    is ready (the CLI writes it out); `workers`/`time_limit` as in `evaluate_stream`.
+    """
+    results = []
+    stream = evaluate_stream(predictions, references, audit_profile=audit_profile, workers=workers,
+                             time_limit=time_limit)
+    for result in progress(stream):
+        results.append(result)
+        if on_result is not None:
+            on_result(result)
+    sig = signature(n=len(references), data=data_hash(r.gold for r in references),
+                    audit_profile=audit_profile)
+    return ScoreRun(results, summarize(results), breakdown(results), sig)

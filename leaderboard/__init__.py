@@ -1,3 +1,0 @@
-"""Ishigaki-IDS-Bench leaderboard: results files, bootstrap statistics, failure analysis, the leaderboard
-page, Hub formats, publishing and outside submissions. Commands: `python -m ids_metric compare|failures|
-leaderboard|publish|submission --help`."""
