@@ -197,3 +197,24 @@ GATES = {
     "k": (f"at least {MIN_LARGE_SCENARIOS} scenarios with {LARGE_SPECS}+ specifications", range_problems),
 }
 
+
+
+# ------------------------------------------------------------------------------------------- card figures
+
+def card_figures(records: list[dict]) -> dict[str, str]:
+    """The version-2 figures the dataset card quotes, from the built records."""
+    items: dict[str, list[Leakage]] = {"all": [], "csv": [], "natural_language": []}
+    for rec in records:
+        item = leakage(parse_gold(rec["gold_ids"]), [m["content"] for m in rec["messages"] if m["role"] == "user"])
+        items["all"].append(item)
+        items[rec["input_format"]].append(item)
+    csv_en = [rec for rec in records if rec["input_format"] == "csv" and rec["language"] == "en"]
+    columns = [csv_columns(rec["messages"][0]["content"]) for rec in csv_en]
+    return {
+        "leakage_all": f"{pooled(items['all']):.1%}", "leakage_nl": f"{pooled(items['natural_language']):.1%}",
+        "leakage_csv": f"{pooled(items['csv']):.1%}", "n_csv": str(len(csv_en)),
+        "csv_class_columns": str(sum("IFC class" in c for c in columns)),
+        "csv_set_columns": str(sum("property set" in c for c in columns)),
+        "n_large": str(sum(rec["language"] == "en" and rec.get("n_specifications", 0) >= LARGE_SPECS
+                           for rec in records)),
+    }
