@@ -1,4 +1,4 @@
-"""A longer fuzz run (hypothesis) of the properties tests/test_fuzz checks briefly.
+"""A longer fuzz run (hypothesis) of the properties tests/test_fuzz.py checks briefly.
 
 Properties, each given an equal share of the time:
 - mutated golds (delete/duplicate/swap/retag elements, flip case, truncate, inject junk, comments,

@@ -1,5 +1,5 @@
 """Stage 1 and Stage 2 throughput on the gold documents and on the synthetic corpus of LLM outputs
-(benchmarks/corpus.py), with ratios against xmlschema-only validation and a bare parse.
+(idsbench/synthetic/corpus.py), with ratios against xmlschema-only validation and a bare parse.
 
     python -m benchmarks.throughput [--repeat 3]
 

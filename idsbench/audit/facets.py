@@ -1,6 +1,6 @@
 """Facet checks (entity, attribute, property, partOf, classification, material), run at
 each facet's end tag per IFC schema of the enclosing specification; each records its
-validity and per-schema type filter in a FacetState (docs/reference §2.5-§2.9)."""
+validity and per-schema type filter in a FacetState (docs/audit.md §3, §5)."""
 from __future__ import annotations
 
 from .context import AuditContext, FacetState, describe_candidates, schema_label

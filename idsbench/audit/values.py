@@ -1,8 +1,7 @@
 """IDS parameter values: string matchers (simpleValue / xs:restriction), value syntax (305)
 and the checks of the `xs:` nodes themselves (303, 304, 305, 308, 109).
 
-The matcher semantics follow the audit tool 1.0.96 (docs/reference/ids-audit-tool-1.0.96.md
-§2.5, §2.10): a name is matched case-sensitively; inside a restriction the enumerations
+The matcher semantics follow the audit tool 1.0.96 (docs/audit.md §4): a name is matched case-sensitively; inside a restriction the enumerations
 are OR-ed, the patterns are OR-ed, `length` filters, and these groups are AND-ed.
 """
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Stage 2, part 3: per-example facet counts and precision/recall/F1 (facet-scorer spec §4)."""
+"""Stage 2, part 3: per-example facet counts and precision/recall/F1 (docs/facet-scorer.md §4)."""
 from __future__ import annotations
 
 from collections import Counter

@@ -1,7 +1,8 @@
 """Hub "Eval Results" formats: `eval.yaml` for the dataset repo, `.eval_results/*.yaml` for a model repo.
 
 The Hub gives each task exactly one value and one leaderboard, so every headline metric is its own task
-(docs/reference/hf-conventions.md §5a–b). Values are percent, as the paper reports them.
+(a benchmark lists its tasks in eval.yaml; a model's results name the dataset and task they belong to).
+Values are percent, as the paper reports them.
 """
 from __future__ import annotations
 

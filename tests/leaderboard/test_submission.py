@@ -3,10 +3,10 @@ import json
 
 import pytest
 
-from ids_metric.cli import main
-from leaderboard.results import ResultsError, read_results
-from leaderboard.submission import check_submission, prompt_sha256, rescore_submission
-from test_leaderboard_results import references, variant
+from idsbench.cli import main
+from idsbench.leaderboard.results import ResultsError, read_results
+from idsbench.leaderboard.submission import check_submission, prompt_sha256, rescore_submission
+from tests.leaderboard.runs import references, variant
 
 PROMPT = "You write buildingSMART IDS 1.0 files. Answer with one IDS document."
 

@@ -3,11 +3,12 @@ import datasets
 import pytest
 import yaml
 
-from hub_standin import HubStandIn
-from ids_metric.cli import main
-from leaderboard.publish import (ROOT, Plan, Upload, card_configs, dataset_plan, dataset_readme, describe,
+from tests.paths import ROOT
+from tests.support.hub_standin import HubStandIn
+from idsbench.cli import main
+from idsbench.leaderboard.publish import (Plan, Upload, card_configs, dataset_plan, dataset_readme, describe,
                                  metric_plan, push, split_front_matter)
-from test_leaderboard_board import results_dir
+from tests.leaderboard.runs import results_dir
 
 
 @pytest.fixture
@@ -27,10 +28,10 @@ def expected_dataset_files():
 
 
 def test_dataset_plan_is_the_card_the_data_and_eval_yaml():
-    plan = dataset_plan("org/ishigaki-ids-bench")
+    plan = dataset_plan("org/ishigaki-ids-bench", ROOT)
     assert set(plan.paths()) == expected_dataset_files() and plan.repo_type == "dataset"
     assert not any("scenarios" in p or p.endswith(".py") for p in plan.paths())
-    with_sources = dataset_plan("org/ishigaki-ids-bench", include_sources=True).paths()
+    with_sources = dataset_plan("org/ishigaki-ids-bench", ROOT, include_sources=True).paths()
     assert any(p.startswith("data/scenarios/") for p in with_sources)
     readme = next(u.data for u in plan.uploads if u.path_in_repo == "README.md")
     assert readme == (ROOT / "dataset_card.md").read_bytes()  # the card already has configs: sent as it is
@@ -45,7 +46,7 @@ def test_card_without_configs_gets_the_huggingface_yaml_merged(tmp_path):
 
 
 def test_metric_plan_is_the_folder_as_it_is():
-    plan = metric_plan("org/ids_metric")
+    plan = metric_plan("org/ids_metric", ROOT)
     on_disk = {p.relative_to(ROOT / "ids_metric").as_posix() for p in (ROOT / "ids_metric").rglob("*")
                if p.is_file() and "__pycache__" not in p.parts}
     assert set(plan.paths()) == on_disk and "README.md" in on_disk and "ids_metric.py" in on_disk
@@ -78,9 +79,9 @@ def test_publish_dataset_uploads_exactly_the_plan_and_it_loads_for_every_config(
 
 
 def test_publish_metric_and_leaderboard_spaces(hub, tmp_path):
-    push(metric_plan("org/ids_metric"))
+    push(metric_plan("org/ids_metric", ROOT))
     metric = hub.repos[("space", "org/ids_metric")]
-    assert metric.sdk == "gradio" and set(metric.files) == set(metric_plan("org/ids_metric").paths())
+    assert metric.sdk == "gradio" and set(metric.files) == set(metric_plan("org/ids_metric", ROOT).paths())
     folder = results_dir(tmp_path)
     assert main(["publish", "leaderboard", "--repo-id", "org/board", "--results-dir", str(folder)]) == 0
     board = hub.repos[("space", "org/board")]

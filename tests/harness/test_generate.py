@@ -1,19 +1,19 @@
 """Generation against the OpenAI stand-in (127.0.0.1 only): concurrency, retries, timeouts, truncation,
 interruption and resume. Every behaviour is scripted per request in the stand-in."""
 import json
-import time
 
 import pytest
 
-from harness.endpoint import EndpointConfig, endpoint_system
-from harness.examples import Example
-from harness.generate import generate
-from harness.predictions import Generation
-from harness.prompt import load_prompt
-from harness.systems import System
-from ids_metric.evaluation import Reference, evaluate_one
-from openai_standin import Reply, standin  # noqa: F401  (the fixture)
-from test_harness_data import WALLS_GOLD
+from idsbench.harness.endpoint import EndpointConfig, endpoint_system
+from idsbench.harness.examples import Example
+from idsbench.harness.generate import generate
+from idsbench.harness.predictions import Generation
+from idsbench.harness.prompt import load_prompt
+from idsbench.harness.systems import System
+from idsbench.example import Reference
+from idsbench.pipeline import evaluate_one
+from tests.support.openai_standin import Reply
+from tests.harness.records import WALLS_GOLD
 
 PROMPT = load_prompt()
 
@@ -63,11 +63,8 @@ def test_rows_record_output_usage_and_latency(standin, tmp_path):
 def test_parallel_requests(standin, tmp_path):
     for i in range(6):
         standin.script(f"[ex-{i}]", Reply(delay=0.3))
-    start = time.perf_counter()
     report = generate(examples(6), endpoint(standin.url), tmp_path / "p.jsonl", concurrency=3, progress=False)
-    elapsed = time.perf_counter() - start
-    assert report.written == 6 and standin.max_in_flight == 3
-    assert elapsed < 6 * 0.3  # sequential would take 1.8 s; three at a time about 0.6 s
+    assert report.written == 6 and standin.max_in_flight == 3  # three requests were open at once
     assert sorted(by_id(tmp_path / "p.jsonl")) == [f"ex-{i}" for i in range(6)]
 
 
@@ -111,8 +108,8 @@ def test_truncated_answer_keeps_finish_reason_length(standin, tmp_path):
 
 
 def test_no_api_key_for_openai_itself_is_an_input_error(monkeypatch):
-    from harness.endpoint import api_key
-    from ids_metric.records import InputError
+    from idsbench.harness.endpoint import api_key
+    from idsbench.records import InputError
 
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     with pytest.raises(InputError, match="OPENAI_API_KEY"):

@@ -3,12 +3,12 @@ import json
 
 import pytest
 
-from ids_metric.cli import main
-from ids_metric.extract import extract_candidate
-from ids_metric.scorer import score_documents
-from leaderboard.failures import diff_example, error_kind, failure_report, format_report, run_diffs
-from leaderboard.results import load_any
-from test_leaderboard_results import add_attribute, drop_property, make_run, references, variant
+from idsbench.cli import main
+from idsbench.extract import extract_candidate
+from idsbench.facets.counts import score_documents
+from idsbench.leaderboard.failures import diff_example, error_kind, failure_report, format_report, run_diffs
+from idsbench.leaderboard.results import load_any
+from tests.leaderboard.runs import add_attribute, drop_property, make_run, references, variant
 
 KINDS = ["gold", "missing", "spurious", "not-xml", "none"]
 

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from ids_metric.audit import audit
-from ids_metric.audit_codes import parse_status
+from idsbench.audit import audit
+from idsbench.audit.result import parse_status
+from tests.paths import SHARED
 
-SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 CONFORMANCE = SHARED / "conformance"
 
 

@@ -1,12 +1,12 @@
-"""`python -m ids_metric score`: outputs, table, and harness-input errors raised before writing."""
+"""`ids-bench score`: outputs, table, and harness-input errors raised before writing."""
 import json
 
 import pytest
 
-from idsdocs import DOOR, WALL, ids
-from ids_metric.cli import main
+from idsbench.synthetic.documents import DOORS, WALLS, ids
+from idsbench.cli import main
 
-GOLD = ids(WALL, DOOR)
+GOLD = ids(WALLS, DOORS)
 
 
 def write_jsonl(path, rows):
@@ -28,7 +28,7 @@ def predictions(tmp_path, rows, name="preds.jsonl"):
 
 def test_score_writes_results_and_summary(tmp_path, data, capsys):
     preds = predictions(tmp_path, [{"id": "s001-en", "prediction": GOLD}, {"id": "s001-ja", "prediction": None},
-                                   {"id": "s002-en", "prediction": f"```ids\n{ids(WALL)}\n```"},
+                                   {"id": "s002-en", "prediction": f"```ids\n{ids(WALLS)}\n```"},
                                    {"id": "s002-ja", "prediction": "nope"}])
     out = tmp_path / "out"
     assert main(["score", "--predictions", str(preds), "--data", str(data), "--out", str(out),
@@ -69,7 +69,7 @@ def test_missing_data_folder_is_an_error(tmp_path, capsys):
 
 def test_workers_and_time_limit_give_the_same_files(tmp_path, data, capsys):
     preds = predictions(tmp_path, [{"id": "s001-en", "prediction": GOLD}, {"id": "s001-ja", "prediction": None},
-                                   {"id": "s002-en", "prediction": f"```ids\n{ids(WALL)}\n```"},
+                                   {"id": "s002-en", "prediction": f"```ids\n{ids(WALLS)}\n```"},
                                    {"id": "s002-ja", "prediction": "<think>x</think>nope"}])
     outs = []
     for extra in ([], ["--workers", "2", "--time-limit", "30"], ["--time-limit", "30"]):
@@ -97,3 +97,31 @@ def test_a_line_that_is_not_utf8_is_named(tmp_path, data, capsys):
     preds.write_bytes(b'{"id": "s001-en", "prediction": "x"}\n{"id": "s001-ja", "prediction": "\xff"}\n')
     assert main(["score", "--predictions", str(preds), "--data", str(data), "--out", str(tmp_path / "o")]) == 2
     assert "preds.jsonl:2: not UTF-8" in capsys.readouterr().err
+
+
+COMMANDS_WITH_A_PROFILE = [  # every command that scores: its arguments up to the profile option
+    ["score", "--predictions", "{preds}", "--data", "{data}", "--out", "{out}"],
+    ["run", "--data", "{folder}", "--out", "{out}"],
+    ["submission", "rescore", "{folder}", "--out", "{out}", "--data", "{data}"],
+]
+
+
+@pytest.mark.parametrize("argv", COMMANDS_WITH_A_PROFILE, ids=lambda a: " ".join(a[:2]))
+def test_an_unknown_audit_profile_stops_a_command_before_it_writes(tmp_path, data, capsys, argv):
+    preds = predictions(tmp_path, [{"id": i, "prediction": GOLD} for i in ("s001-en", "s001-ja", "s002-en", "s002-ja")])
+    out = tmp_path / "out"
+    fill = {"preds": preds, "data": data, "out": out, "folder": tmp_path}
+    with pytest.raises(SystemExit) as stop:
+        main([a.format(**{k: str(v) for k, v in fill.items()}) for a in argv] + ["--audit-profile", "bogus"])
+    assert stop.value.code == 2 and not out.exists()
+    assert "invalid choice: 'bogus' (choose from 'ids-tool-1.0.96', 'ids-tool-latest', 'none')" in capsys.readouterr().err
+
+
+def test_version_and_every_command_answers_help(capsys):
+    with pytest.raises(SystemExit):
+        main(["--version"])
+    assert capsys.readouterr().out.startswith("ids-bench 0.1.0")
+    for command in ("score", "audit", "run", "generate", "compare", "failures", "leaderboard", "publish", "submission"):
+        with pytest.raises(SystemExit) as stop:
+            main([command, "--help"])
+        assert stop.value.code == 0 and "usage: ids-bench " + command in capsys.readouterr().out

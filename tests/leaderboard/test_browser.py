@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-from ids_metric.cli import build_parser, main
-from leaderboard.browser import Chromium, find_chromium
-from test_leaderboard_board import results_dir
+from idsbench.cli import build_parser, main
+from idsbench.leaderboard.browser import Chromium, find_chromium
+from tests.leaderboard.runs import results_dir
 
 pytestmark = pytest.mark.skipif(find_chromium() is None, reason="chromium is not installed")
 

@@ -4,28 +4,15 @@ import json
 import pytest
 import yaml
 
-from ids_metric.cli import main
-from leaderboard.board import (Rejected, board_from_folder, build_board, comparable, load_references,
+from idsbench.cli import main
+from idsbench.leaderboard.board import (Rejected, board_from_folder, build_board, comparable, load_references,
                                signature_difference, to_markdown)
-from leaderboard.hubformats import eval_results_filename, eval_results_yaml, eval_yaml, task_ids
-from leaderboard.html import render_page
-from leaderboard.results import read_results, results_from_run, write_results
-from test_leaderboard_results import HARNESS_PROVENANCE, make_run, references
+from idsbench.leaderboard.hubformats import eval_results_filename, eval_results_yaml, eval_yaml, task_ids
+from idsbench.leaderboard.html import render_page
+from idsbench.leaderboard.results import read_results, results_from_run, write_results
+from tests.leaderboard.runs import HARNESS_PROVENANCE, make_run, references, results_dir
 
 SIG = "ids_metric:0.1.0|audit:ids-tool-1.0.96|facets:paper|data:abc|n:166|ifcopenshell:0.9.0|bootstrap:1000,seed:0|rates:wilson"
-
-
-def results_dir(tmp_path, n=16):
-    """Three comparable runs of different quality, one scored on other data, one broken file."""
-    refs = references(n)
-    folder = tmp_path / "results"
-    for model, kinds in (("strong", ["gold"]), ("middle", ["gold", "missing"]), ("weak", ["not-xml", "spurious"])):
-        run = make_run(tmp_path / "runs" / model, refs, kinds, **{**HARNESS_PROVENANCE, "model": model})
-        write_results(results_from_run(run, ), folder / f"{model}.json")
-    other = make_run(tmp_path / "runs" / "other", references(n + 2), ["gold"], **{**HARNESS_PROVENANCE, "model": "o"})
-    write_results(results_from_run(other), folder / "other-data.json")
-    (folder / "broken.json").write_text("{", encoding="utf-8")
-    return folder
 
 
 def test_comparable_signatures_ignore_model_specific_parts():

@@ -4,27 +4,21 @@ import random
 
 import pytest
 
-from ids_metric.extract import extract_candidate
-from ids_metric.facets import document_blocks
-from ids_metric.pairing import EXACT_LIMIT, exact_pairs, greedy_pairs
-from ids_metric.scorer import score_documents
-from ids_metric.xmlparse import parse_xml
-from idsdocs import DOOR, WALL, attribute, entity, ids, prop, simple, spec
+from idsbench.extract import extract_candidate
+from idsbench.facets.blocks import document_blocks
+from idsbench.facets.pairing import EXACT_LIMIT, exact_pairs, greedy_pairs
+from idsbench.facets.counts import score_documents
+from idsbench.xmlparse import parse_xml
+from idsbench.synthetic.documents import DOORS, WALLS, entity, enumeration, facet, ids, prop, restriction, spec
 
-GOLD = ids(WALL, DOOR)
-
-
-def restriction(*values, base="xs:string", kind="enumeration"):
-    inner = "".join(f'<xs:{kind} value="{v}"/>' for v in values)
-    return f'<xs:restriction base="{base}">{inner}</xs:restriction>'
+GOLD = ids(WALLS, DOORS)
 
 
-def prop_with(value_xml, pset="Pset_WallCommon", name="FireRating"):
-    return (f'<property dataType="IFCLABEL" cardinality="required">{simple("propertySet", pset)}'
-            f'{simple("baseName", name)}<value>{value_xml}</value></property>')
+def prop_with(value_xml):
+    return prop("Pset_WallCommon", "FireRating", value_xml)
 
 
-ENUM_GOLD = ids(spec([entity("IFCWALL")], [prop_with(restriction("EI30", "EI60", "EI90"))]))
+ENUM_GOLD = ids(spec([entity("IFCWALL")], [prop_with(enumeration("EI30", "EI60", "EI90"))]))
 FILLER = spec([entity("IFCSLAB")], [prop("Pset_SlabCommon", "LoadBearing", "true", "IFCBOOLEAN")], name="filler")
 WALL_OTHER_TYPE = spec([entity("IFCWALL")], [prop("Pset_WallCommon", "FireRating", "EI60", "IFCTEXT"),
                                              prop("Pset_WallCommon", "IsExternal", "true", "IFCBOOLEAN")])
@@ -39,40 +33,40 @@ CASES = [
     ("truncated XML", GOLD[:-40], GOLD, (0, 0, 0)),
     ("fenced ids", f"Here you go:\n```ids\n{GOLD}\n```\nAnything else?", GOLD, (8, 8, 8)),
     ("fenced XML upper tag", f"```XML\n{GOLD}```", GOLD, (8, 8, 8)),
-    ("only first fence counts", f"```xml\n{ids(WALL)}\n```\n```xml\n{GOLD}\n```", GOLD, (4, 4, 8)),
+    ("only first fence counts", f"```xml\n{ids(WALLS)}\n```\n```xml\n{GOLD}\n```", GOLD, (4, 4, 8)),
     ("fence tagged text keeps the word", f"```text\n{GOLD}\n```", GOLD, (0, 0, 0)),
     ("think removed", f"<think>draft ```xml\n<ids/>``` </think>\n```xml\n{GOLD}\n```", GOLD, (8, 8, 8)),
     ("think any case, multi-line", f"<THINK>a\nb</Think>{GOLD}", GOLD, (8, 8, 8)),
-    ("reordered specs", ids(DOOR, WALL), GOLD, (8, 8, 8)),
+    ("reordered specs", ids(DOORS, WALLS), GOLD, (8, 8, 8)),
     ("reordered facets", ids(spec([entity("IFCWALL")], [prop("Pset_WallCommon", "IsExternal", "true", "IFCBOOLEAN"),
-                                                        prop("Pset_WallCommon", "FireRating", "EI60")], name="x"), DOOR),
+                                                        prop("Pset_WallCommon", "FireRating", "EI60")], name="x"), DOORS),
      GOLD, (8, 8, 8)),
-    ("reordered enumeration", ids(spec([entity("IFCWALL")], [prop_with(restriction("EI90", "EI30", "EI60"))])),
+    ("reordered enumeration", ids(spec([entity("IFCWALL")], [prop_with(enumeration("EI90", "EI30", "EI60"))])),
      ENUM_GOLD, (3, 3, 3)),
-    ("different enumeration", ids(spec([entity("IFCWALL")], [prop_with(restriction("EI30", "EI60"))])),
+    ("different enumeration", ids(spec([entity("IFCWALL")], [prop_with(enumeration("EI30", "EI60"))])),
      ENUM_GOLD, (2, 3, 3)),
     ("restriction attribute whitespace", ids(spec([entity("IFCWALL")], [prop_with(
-        restriction("EI30", "EI60", "EI90", base=" xs:string "))])), ENUM_GOLD, (3, 3, 3)),
-    ("pattern vs enumeration", ids(spec([entity("IFCWALL")], [prop_with(restriction("EI[0-9]+", kind="pattern"))])),
+        enumeration("EI30", "EI60", "EI90", base=" xs:string "))])), ENUM_GOLD, (3, 3, 3)),
+    ("pattern vs enumeration", ids(spec([entity("IFCWALL")], [prop_with(restriction("xs:string", facet("pattern", "EI[0-9]+")))])),
      ENUM_GOLD, (2, 3, 3)),
     ("duplicated block", ids(spec([entity("IFCWALL")], [prop("Pset_WallCommon", "FireRating", "EI60"),
                                                         prop("Pset_WallCommon", "FireRating", "EI60"),
                                                         prop("Pset_WallCommon", "IsExternal", "true", "IFCBOOLEAN")]),
-                             DOOR), GOLD, (8, 9, 8)),
-    ("extra spec", ids(WALL, DOOR, FILLER), GOLD, (8, 11, 8)),
-    ("missing spec", ids(WALL), GOLD, (4, 4, 8)),
+                             DOORS), GOLD, (8, 9, 8)),
+    ("extra spec", ids(WALLS, DOORS, FILLER), GOLD, (8, 11, 8)),
+    ("missing spec", ids(WALLS), GOLD, (4, 4, 8)),
     ("case and whitespace", ids(spec([entity(" ifcwall ")], [
         prop(" Pset_WallCommon ", "FireRating ", " EI60", " ifclabel ", " REQUIRED "),
-        prop("Pset_WallCommon", "IsExternal", "true", "IFCBOOLEAN")], version=" ifc4 "), DOOR), GOLD, (8, 8, 8)),
+        prop("Pset_WallCommon", "IsExternal", "true", "IFCBOOLEAN")], version=" ifc4 "), DOORS), GOLD, (8, 8, 8)),
     ("values are case-sensitive", ids(spec([entity("IFCWALL")], [prop("Pset_WallCommon", "FireRating", "ei60"),
                                                                   prop("Pset_WallCommon", "IsExternal", "true", "IFCBOOLEAN")]),
-                                      DOOR), GOLD, (7, 8, 8)),
-    ("ifcVersion block differs", ids(WALL.replace('"IFC4"', '"IFC2X3"'), DOOR), GOLD, (7, 8, 8)),
-    ("ifcVersion missing", ids(WALL.replace(' ifcVersion="IFC4"', ""), DOOR), GOLD, (7, 7, 8)),
-    ("dataType changes full, not core", ids(WALL_OTHER_TYPE, DOOR), GOLD, (7, 8, 8)),
-    ("cardinality changes full, not core", ids(WALL.replace('cardinality="required"', 'cardinality="optional"', 1), DOOR),
+                                      DOORS), GOLD, (7, 8, 8)),
+    ("ifcVersion block differs", ids(WALLS.replace('"IFC4"', '"IFC2X3"'), DOORS), GOLD, (7, 8, 8)),
+    ("ifcVersion missing", ids(WALLS.replace(' ifcVersion="IFC4"', ""), DOORS), GOLD, (7, 7, 8)),
+    ("dataType changes full, not core", ids(WALL_OTHER_TYPE, DOORS), GOLD, (7, 8, 8)),
+    ("cardinality changes full, not core", ids(WALLS.replace('cardinality="required"', 'cardinality="optional"', 1), DOORS),
      GOLD, (7, 8, 8)),
-    ("zero gold specs, some predicted", ids(WALL), ids(), (0, 4, 0)),
+    ("zero gold specs, some predicted", ids(WALLS), ids(), (0, 4, 0)),
     ("zero gold specs, none predicted", ids(), ids(), (0, 0, 0)),
     ("no namespace falls back to local names", NO_NS, GOLD, (8, 8, 8)),
     ("comment inside a value", GOLD.replace(">EI60<", ">EI<!-- split -->60<"), GOLD, (8, 8, 8)),
@@ -99,7 +93,7 @@ def test_counts(name, raw, gold, expected):
     (0, 3, 3, 0.0, 0.0, 0.0),
 ])
 def test_ratios(matched, pred, gold, p, r, f1):
-    from ids_metric.scorer import ratios
+    from idsbench.facets.counts import ratios
     assert ratios(matched, pred, gold) == (p, r, f1)
 
 
@@ -114,9 +108,9 @@ def _many(n, first, last):
 
 
 def test_more_than_18_predicted_specs_is_greedy_and_prefers_the_later_spec():
-    gold = ids(WALL)
-    exact = score_documents(_many(EXACT_LIMIT, WALL, WALL_OTHER_TYPE), gold)
-    greedy = score_documents(_many(EXACT_LIMIT + 1, WALL, WALL_OTHER_TYPE), gold)
+    gold = ids(WALLS)
+    exact = score_documents(_many(EXACT_LIMIT, WALLS, WALL_OTHER_TYPE), gold)
+    greedy = score_documents(_many(EXACT_LIMIT + 1, WALLS, WALL_OTHER_TYPE), gold)
     assert exact.matched == 4   # exact: ties go to the earlier predicted spec
     assert greedy.matched == 3  # greedy: (w, i, j) descending takes the later one
     assert greedy.pred_total == 4 * (EXACT_LIMIT + 1) - (EXACT_LIMIT - 1)  # fillers have 3 full blocks

@@ -15,7 +15,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-import pytest
 
 
 @dataclass(frozen=True)
@@ -105,9 +104,9 @@ def _handler(standin: StandIn) -> type[BaseHTTPRequestHandler]:
     return Handler
 
 
-@pytest.fixture
-def standin(monkeypatch):
-    """A running stand-in; proxies are disabled so nothing but 127.0.0.1 is ever contacted."""
+def run_standin(monkeypatch):
+    """A running stand-in (a generator for a fixture: tests/harness/conftest.py); proxies are disabled
+    so nothing but 127.0.0.1 is ever contacted."""
     for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")

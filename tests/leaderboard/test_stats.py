@@ -5,12 +5,12 @@ from math import comb
 import numpy as np
 import pytest
 
-from ids_metric.cli import main
-from leaderboard.compare import compare_runs
-from leaderboard.results import load_any
-from leaderboard.stats import (Bootstrap, bootstrap_group, bootstrap_mean, describe_intervals, groups_of,
+from idsbench.cli import main
+from idsbench.leaderboard.compare import compare_runs
+from idsbench.leaderboard.results import load_any
+from idsbench.leaderboard.stats import (Bootstrap, bootstrap_group, bootstrap_mean, describe_intervals, groups_of,
                                metric_values, paired_compare, sign_flip_p_value, wilson_interval)
-from test_leaderboard_results import HARNESS_PROVENANCE, make_run, references
+from tests.leaderboard.runs import HARNESS_PROVENANCE, make_run, references
 
 
 def test_signature_part_names_resamples_seed_and_non_default_level():
