@@ -121,7 +121,7 @@ def leakage_problems(scenarios: list[Scenario]) -> tuple[list[str], str, list[st
     n_csv = sum(sc.meta["input_format"] == "csv" for sc in scenarios)
     for kind, cap in CSV_COLUMN_CAPS.items():
         if n_csv and len(columns[kind]) > cap * n_csv:
-            problems.append(f"{len(columns[kind])} of {n_csv} CSV scenarios carry an {kind} column "
+            problems.append(f"{len(columns[kind])} of {n_csv} CSV scenarios carry a column of {kind} names "
                             f"(at most {cap:.0%}): {' '.join(columns[kind])}")
     note = "; ".join(text for text, _ in lines) + "; CSV with " + ", ".join(
         f"{kind} column {len(v)}/{n_csv}" for kind, v in columns.items())

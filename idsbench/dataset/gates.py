@@ -1,4 +1,4 @@
-"""Quality gates a-g over the scenario sources and the built files (python ishigaki_ids_bench.py check).
+"""Quality gates a-k over the scenario sources and the built files (python ishigaki_ids_bench.py check).
 
 To add a gate: a function returning a GateResult (`_result(key, problems, note)`), its title in
 GATE_TITLES under the next letter, and a branch in run_checks; the CLI's --gates accepts every key of
@@ -228,9 +228,12 @@ def gate_composition(root: Path, scenarios: list[Scenario]) -> tuple[GateResult,
     return GateResult("g", GATE_TITLES["g"], status, lines, note), comp.composition_table(c)
 
 
-def gate_authoring(key: str, scenarios: list[Scenario]) -> GateResult:
+def gate_authoring(key: str, root: Path, scenarios: list[Scenario]) -> GateResult:
     problems, note, details = authoring.GATES[key][1](scenarios)
-    return GateResult(key, GATE_TITLES[key], "failed" if problems else "ok", problems, note, details)
+    status = "failed" if problems else "ok"
+    if key == "k" and problems and not composition_of(root, scenarios).complete:
+        status = "info"  # a minimum for the full set, like the composition gate's: behind pace, not failed
+    return GateResult(key, GATE_TITLES[key], status, problems, note, details)
 
 
 def run_checks(root: Path | str | None = None, gates: str = "".join(GATE_TITLES)) -> CheckReport:
@@ -260,7 +263,7 @@ def run_checks(root: Path | str | None = None, gates: str = "".join(GATE_TITLES)
             result, table = gate_composition(root, scenarios)
             results.append(result)
         elif key in authoring.GATES:
-            results.append(gate_authoring(key, scenarios))
+            results.append(gate_authoring(key, root, scenarios))
         else:
             raise ValueError(f"unknown gate {key!r}; valid: {''.join(GATE_TITLES)}")
     return CheckReport(str(root), len(scenarios), n_examples, results, table, time.perf_counter() - start)
