@@ -71,10 +71,6 @@ regex_text = st.lists(st.sampled_from(list("ab.*+?|()[]{}^$\\-,0123456789dDwWsSp
                       max_size=20).map("".join)
 
 
-def _simple(tag: str, value: str) -> str:
-    return f"<{tag}><simpleValue>{value}</simpleValue></{tag}>"
-
-
 restriction = st.builds(
     lambda base, facets: f'<xs:restriction base="{base}">{"".join(facets)}</xs:restriction>',
     st.sampled_from(["xs:string", "xs:double", "xs:integer", "xs:boolean", "xs:anyUri", "xs:date", "bogus", ""]),
