@@ -22,15 +22,15 @@ from collections.abc import Callable
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from idsbench.synthetic.mutations import OPERATIONS, mutate_many
 from idsbench.audit import audit
 from idsbench.audit.values import pattern_matcher
-from idsbench.regex.dotnet import compile_dotnet
-from idsbench.pipeline import evaluate_one
 from idsbench.extract import extract_candidate, extract_candidate_reference
-from idsbench.records import load_references
 from idsbench.facets.counts import score_documents
+from idsbench.pipeline import evaluate_one
 from idsbench.pipeline import make_auditor
+from idsbench.records import load_references
+from idsbench.regex.dotnet import compile_dotnet
+from idsbench.synthetic.mutations import OPERATIONS, mutate_many
 
 REFERENCES = load_references()
 AUDITORS = (make_auditor("ids-tool-1.0.96"), make_auditor("ids-tool-latest"))

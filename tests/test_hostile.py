@@ -17,10 +17,10 @@ import pytest
 
 from idsbench.audit import Status, audit
 from idsbench.example import Reference
+from idsbench.extract import extract_candidate
 from idsbench.facets.counts import score_documents
 from idsbench.isolation import WARM_UP_DOCUMENT
 from idsbench.pipeline import evaluate_one, make_auditor
-from idsbench.extract import extract_candidate
 from idsbench.synthetic.documents import ROOT_OPEN, WALLS, entity, ids, prop, spec
 from tests.work import calls
 

@@ -7,11 +7,11 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
-from idsbench.report.aggregate import LABELS, PAPER_METRICS, GroupScore
 from idsbench.audit.rules import meaning
 from idsbench.example import ExampleResult
-from idsbench.report.table import NOT_COMPUTED
 from idsbench.pipeline import ScoreRun
+from idsbench.report.aggregate import LABELS, PAPER_METRICS, GroupScore
+from idsbench.report.table import NOT_COMPUTED
 
 MAX_OUTPUT_CHARS = 20_000  # keeps the page small when a model rambles
 STYLE = """

@@ -17,9 +17,9 @@ from pathlib import Path
 from idsbench.audit.rules import labelled, meaning
 from idsbench.extract import extract_candidate
 from idsbench.facets.blocks import SpecBlocks, document_blocks
+from idsbench.facets.counts import overlap
 from idsbench.facets.pairing import pair_specifications
 from idsbench.records import load_predictions, load_references
-from idsbench.facets.counts import overlap
 from idsbench.xmlparse import parse_xml
 
 from .stats import groups_of

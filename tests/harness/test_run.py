@@ -7,11 +7,11 @@ import re
 import pytest
 
 from idsbench.audit.rules import RULES
+from idsbench.cli import main
 from idsbench.example import Reference
 from idsbench.harness.html_report import render_report
 from idsbench.harness.prompt import DEFAULT_PROMPT
 from idsbench.pipeline import score
-from idsbench.cli import main
 from tests.harness.records import FIXTURE, WALLS_GOLD, write_dataset
 
 FILES = ("predictions.jsonl", "results.jsonl", "summary.json", "report.html")
