@@ -3,8 +3,8 @@ import json
 
 import pytest
 
-from idsbench.synthetic.documents import DOORS, WALLS, ids
 from idsbench.cli import main
+from idsbench.synthetic.documents import DOORS, WALLS, ids
 
 GOLD = ids(WALLS, DOORS)
 

@@ -14,18 +14,18 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lxml import etree
 
-from idsbench.synthetic.corpus import synthetic_corpus
-from idsbench.synthetic.mutations import OPERATIONS, mutate_many
 from idsbench.audit import xsd
 from idsbench.audit import audit
 from idsbench.audit.tree import attribute_items
 from idsbench.audit.values import VALUE_SYNTAX
-from idsbench.pipeline import evaluate_one
 from idsbench.extract import extract_candidate, extract_candidate_reference
 from idsbench.facets.blocks import _keyed_form, canonical, element_form
-from idsbench.records import load_references
 from idsbench.facets.counts import score_documents
+from idsbench.pipeline import evaluate_one
 from idsbench.pipeline import make_auditor
+from idsbench.records import load_references
+from idsbench.synthetic.corpus import synthetic_corpus
+from idsbench.synthetic.mutations import OPERATIONS, mutate_many
 from idsbench.xmlparse import parse_xml
 
 FUZZ = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])

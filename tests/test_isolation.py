@@ -6,12 +6,12 @@ from functools import lru_cache
 
 import pytest
 
-from idsbench.synthetic.corpus import synthetic_corpus
-from idsbench.synthetic.documents import entity, ids, spec
 from idsbench.example import Reference
 from idsbench.isolation import WorkerPool, evaluate_isolated
-from idsbench.records import load_references
 from idsbench.pipeline import evaluate_one, evaluate_stream, make_auditor, score
+from idsbench.records import load_references
+from idsbench.synthetic.corpus import synthetic_corpus
+from idsbench.synthetic.documents import entity, ids, spec
 
 REFERENCES = load_references()
 SLOW = "SLEEP"  # the marker documents of the stand-in auditors below

@@ -31,7 +31,6 @@ from .tree import attribute_items
 IDS_NS = "http://standards.buildingsmart.org/IDS"
 XS_NS = "http://www.w3.org/2001/XMLSchema"
 XSI_NS = "http://www.w3.org/2001/XMLSchema-instance"
-VERSIONS = ("1.0", "0.9.7")
 _IDS_LOCATION = "urn:ids-metric:ids.xsd"
 MAX_XSD_ISSUES = 100
 WIDE = 1000  # children (or attributes) of one element beyond which xmlschema gets the stdlib copy

@@ -4,9 +4,10 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
+from idsbench.xmlparse import parse_xml
+
 from .blocks import SpecBlocks, document_blocks
 from .pairing import pair_specifications
-from idsbench.xmlparse import parse_xml
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,7 +6,7 @@ Values are percent, as the paper reports them.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 
 import yaml
 
@@ -93,7 +93,3 @@ def eval_results_yaml(results: Mapping, *, dataset_id: str, revision: str | None
 
 def eval_results_filename(dataset_id: str) -> str:
     return f".eval_results/{dataset_id.split('/')[-1].lower()}.yaml"
-
-
-def task_ids() -> Sequence[str]:
-    return tuple(TASKS.values())

@@ -14,8 +14,8 @@ from pathlib import Path
 import yaml
 
 from .board import board_from_folder, to_markdown
-from .hubformats import eval_yaml
 from .html import render_page
+from .hubformats import eval_yaml
 from .results import ResultsError, dumps
 
 SKIP_PARTS = ("__pycache__", ".ipynb_checkpoints")

@@ -1,4 +1,4 @@
-"""Deterministic mutations of IDS documents, shared by tests/test_fuzz.py and benchmarks/fuzz.py (and the corpus below).
+"""Deterministic mutations of IDS documents, shared by tests/test_fuzz.py and benchmarks/fuzz.py.
 
 A mutation is (operation, a, b): two integers pick the element or position, so hypothesis and a
 seeded random generator can both drive it, and any failure replays from its three numbers.

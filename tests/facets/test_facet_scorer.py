@@ -6,10 +6,10 @@ import pytest
 
 from idsbench.extract import extract_candidate
 from idsbench.facets.blocks import document_blocks
-from idsbench.facets.pairing import EXACT_LIMIT, exact_pairs, greedy_pairs
 from idsbench.facets.counts import score_documents
-from idsbench.xmlparse import parse_xml
+from idsbench.facets.pairing import EXACT_LIMIT, exact_pairs, greedy_pairs
 from idsbench.synthetic.documents import DOORS, WALLS, entity, enumeration, facet, ids, prop, restriction, spec
+from idsbench.xmlparse import parse_xml
 
 GOLD = ids(WALLS, DOORS)
 

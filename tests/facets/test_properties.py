@@ -4,9 +4,9 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from idsbench.synthetic.documents import attribute, entity, ids, prop, spec
 from idsbench.extract import extract_candidate
 from idsbench.facets.counts import score_documents
+from idsbench.synthetic.documents import attribute, entity, ids, prop, spec
 from idsbench.xmlparse import parse_xml
 
 FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

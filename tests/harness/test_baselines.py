@@ -4,13 +4,13 @@ import json
 import pytest
 from lxml import etree
 
+from idsbench.extract import extract_candidate
 from idsbench.harness.baselines import copy_previous, gold, parse_request
 from idsbench.harness.examples import example_from_record
 from idsbench.harness.generate import call_system
 from idsbench.harness.rulebased import generate_ids
 from idsbench.harness.rulebased.values import make_property, parse_constraint
 from idsbench.harness.systems import baseline_system
-from idsbench.extract import extract_candidate
 from idsbench.locations import default_data
 from idsbench.pipeline import score
 from tests.harness.records import FIXTURE, WALLS_GOLD

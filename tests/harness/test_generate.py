@@ -4,16 +4,16 @@ import json
 
 import pytest
 
+from idsbench.example import Reference
 from idsbench.harness.endpoint import EndpointConfig, endpoint_system
 from idsbench.harness.examples import Example
 from idsbench.harness.generate import generate
 from idsbench.harness.predictions import Generation
 from idsbench.harness.prompt import load_prompt
 from idsbench.harness.systems import System
-from idsbench.example import Reference
 from idsbench.pipeline import evaluate_one
-from tests.support.openai_standin import Reply
 from tests.harness.records import WALLS_GOLD
+from tests.support.openai_standin import Reply
 
 PROMPT = load_prompt()
 

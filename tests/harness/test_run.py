@@ -1,12 +1,17 @@
 """`ids-bench run|generate` end to end on the fixture dataset (offline; endpoint = the stand-in)."""
 import hashlib
+from html import escape
 import json
 import re
 
 import pytest
 
-from idsbench.harness.prompt import DEFAULT_PROMPT
+from idsbench.audit.rules import RULES
 from idsbench.cli import main
+from idsbench.example import Reference
+from idsbench.harness.html_report import render_report
+from idsbench.harness.prompt import DEFAULT_PROMPT
+from idsbench.pipeline import score
 from tests.harness.records import FIXTURE, WALLS_GOLD, write_dataset
 
 FILES = ("predictions.jsonl", "results.jsonl", "summary.json", "report.html")
@@ -46,6 +51,15 @@ def test_report_is_self_contained(data, tmp_path):
     html = (out / "report.html").read_text(encoding="utf-8")
     assert "<table>" in html and "fx2-ja" in html and "FacetF1" in html and "by input_format" in html
     assert not re.search(r"<(script|link|img|iframe)\b|\bsrc=|@import|url\(", html)
+
+
+def test_report_shows_each_code_with_its_meaning():
+    outputs = [RULES[103].failing(), RULES[401].failing(), WALLS_GOLD]
+    references = [Reference(f"x{i}", WALLS_GOLD) for i in range(3)]
+    run = score(outputs, references)
+    html = render_report(run, run.summary(), outputs, {})
+    assert "<h2>Audit codes</h2>" in html and {c for r in run.results for c in r.audit.codes} == {103, 401}
+    assert all(f"<td class=n>{c}</td><td>{escape(RULES[c].meaning)}</td>" in html for c in (103, 401))
 
 
 def test_gold_run_scores_100_and_a_rerun_resumes(data, tmp_path, capsys):

@@ -7,7 +7,7 @@ import yaml
 from idsbench.cli import main
 from idsbench.leaderboard.board import (Rejected, board_from_folder, build_board, comparable, load_references,
                                signature_difference, to_markdown)
-from idsbench.leaderboard.hubformats import eval_results_filename, eval_results_yaml, eval_yaml, task_ids
+from idsbench.leaderboard.hubformats import TASKS, eval_results_filename, eval_results_yaml, eval_yaml
 from idsbench.leaderboard.html import render_page
 from idsbench.leaderboard.results import read_results, results_from_run, write_results
 from tests.leaderboard.runs import HARNESS_PROVENANCE, make_run, references, results_dir
@@ -108,7 +108,7 @@ def test_reference_figures_file_is_valid():
 def test_eval_yaml_has_one_task_per_headline_metric():
     document = yaml.safe_load(eval_yaml())
     assert document["name"] and document["evaluation_framework"] == "ishigaki-ids-bench"
-    assert [t["id"] for t in document["tasks"]] == list(task_ids())
+    assert [t["id"] for t in document["tasks"]] == list(TASKS.values())
     assert all(t["config"] == "all" and t["split"] == "test" for t in document["tasks"])
 
 
@@ -121,7 +121,7 @@ def test_eval_results_entries_parse_back(tmp_path):
                              source_url="https://example.org/logs")
     entries = parse_eval_result_entries(yaml.safe_load(text))
     by_task = {e.task_id: e for e in entries}
-    assert set(by_task) == set(task_ids())
+    assert set(by_task) == set(TASKS.values())
     assert by_task["facet_f1"].value == round(100 * doc["overall"]["metrics"]["facet_f1"]["value"], 2)
     assert by_task["ids_audit_pass"].dataset_id == "org/ishigaki-ids-bench" and by_task["facet_f1"].date
     assert "95% CI" in by_task["facet_f1"].notes and "signature ids_metric:" in by_task["facet_f1"].notes

@@ -3,6 +3,7 @@ import json
 
 import pytest
 
+from idsbench.audit.rules import RULES
 from idsbench.cli import main
 from idsbench.extract import extract_candidate
 from idsbench.facets.counts import score_documents
@@ -54,7 +55,8 @@ def test_report_tallies_statuses_codes_and_facets_per_group(tmp_path):
     assert sum(g.n for g in by_language.values()) == 20
     assert sum(dict(g.statuses).get("Ok", 0) for g in by_language.values()) == 8
     text = format_report(report)
-    assert "audit codes" in text and "code 201" in text and "requirements/property" in text and "by domain:" in text
+    assert "audit codes" in text and f"201 ({RULES[201].meaning})" in text and "requirements/property" in text
+    assert "by domain:" in text and report.to_json()["overall"]["codes"][0]["meaning"] == RULES[201].meaning
 
 
 def test_failures_cli(tmp_path, capsys):

@@ -8,9 +8,9 @@ from re import _parser
 import pytest
 
 from idsbench.audit.values import pattern_matcher
+from idsbench.regex import safe as safe_regex
 from idsbench.regex.classes import preprocess
 from idsbench.regex.dotnet import compile_dotnet
-from idsbench.regex import safe as safe_regex
 
 # pattern -> accepted by .NET's Regex after the tool's ^…$ wrapping
 VALIDITY = {
