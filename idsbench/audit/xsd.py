@@ -19,6 +19,7 @@ schema errors are listed (the status is the same; the tool would list them all).
 from __future__ import annotations
 
 import importlib.resources
+import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from functools import lru_cache
@@ -35,6 +36,7 @@ _IDS_LOCATION = "urn:ids-metric:ids.xsd"
 MAX_XSD_ISSUES = 100
 WIDE = 1000  # children (or attributes) of one element beyond which xmlschema gets the stdlib copy
 _XSI_SCHEMA_LOCATION = f"{{{XSI_NS}}}schemaLocation"
+_LIST_ITEM_AGAIN = re.compile(r"is not a valid value of the (local )?list type")
 
 
 @dataclass(frozen=True)
@@ -158,12 +160,14 @@ def _libxml2_issues(schema: etree.XMLSchema, root: etree._Element) -> list[XsdIs
     if schema.validate(root):
         return []
     issues: list[XsdIssue] = []
+    previous = None  # (line, subject) of the last error kept
     for err in schema.error_log:
         if f"{{{XS_NS}}}" in err.message:
             return None  # inside an xs: subtree, where the host schema is stricter
-        subject = err.message.split(":", 1)[0]
-        if issues and issues[-1].line == err.line and issues[-1].message.split(":", 1)[0] == subject:
+        subject = err.message.split(": ", 1)[0]  # "Element '{ns}x', attribute 'y'" (the URI has ":/", not ": ")
+        if previous == (err.line, subject) and _LIST_ITEM_AGAIN.search(err.message):
             continue  # libxml2 reports a bad list item twice (item, then list); .NET once
+        previous = (err.line, subject)
         if len(issues) < MAX_XSD_ISSUES:
             issues.append(XsdIssue(err.message.replace(f"{{{IDS_NS}}}", "ids:"), err.line or None))
     return issues
