@@ -16,7 +16,7 @@ from lxml import etree
 
 from idsbench.audit import xsd
 from idsbench.audit import audit
-from idsbench.audit.tree import attribute_items
+from idsbench.xmlparse import attribute_items
 from idsbench.audit.values import VALUE_SYNTAX
 from idsbench.extract import extract_candidate, extract_candidate_reference
 from idsbench.facets.blocks import _keyed_form, canonical, element_form

@@ -7,24 +7,33 @@
 `audit()` never raises for a document: broken or hostile input is a verdict. The checks and codes
 are summarised in docs/audit.md, one rule per code in rules.py; profiles choose between the 1.0.96
 behaviour (default, quirks included) and the newest tool snapshot.
+
+How a document is read: the version probe reads up to the root start tag (xmlparse.IdsReader), so a
+document the tool rejects there costs no full parse, whatever its size; then the content checks run
+as direct passes over the libxml2 tree (spec.py) and the XSD validation over the same tree (xsd.py).
+Findings are written only for `audit()`: the scorer asks for the status and the codes (`audit_summary`).
 """
 from __future__ import annotations
 
-import bisect
+from dataclasses import dataclass
+
+from lxml import etree
 
 from idsbench.regex.safe import work_budget
+from idsbench.xmlparse import IdsRead, IdsReader, MAX_ELEMENTS
 
-from .context import AuditContext, Issue
+from .context import AuditContext
+from .locate import findings, ordered
+from .nodes import ascii_markup, without_cdata
 from .profiles import DEFAULT_PROFILE, PROFILES, Profile, get_profile
 from .result import AuditResult, Finding, Status, status_text
-from .rules import rule as rule_for
-from .spec import run_content_audit
-from .tree import Locator, Node, build_tree
-from .xml import MAX_DOCUMENT_BYTES, MAX_ELEMENTS, ParsedDocument, as_bytes, parse_document
+from .spec import read_every_schema, run_content_audit
 from .xsd import xsd_issues
 
 __all__ = ["audit", "AuditResult", "DEFAULT_PROFILE", "Finding", "Status", "PROFILES", "status_text"]
 
+MAX_DOCUMENT_BYTES = 10 * 1024 * 1024
+PROBE_LIMIT = 1024 * 1024  # bytes read to find the root start tag of a document over MAX_DOCUMENT_BYTES
 # IdsFacts.GetVersionFromLocation: the only two schemaLocation values the tool recognises.
 SCHEMA_LOCATIONS = {
     "http://standards.buildingsmart.org/IDS http://standards.buildingsmart.org/IDS/1.0/ids.xsd": "1.0",
@@ -32,79 +41,120 @@ SCHEMA_LOCATIONS = {
 }
 
 
-def _finding(issue: Issue, locator: Locator | None) -> Finding:
-    rule = rule_for(issue.rule)
-    node = issue.node
-    if node is None or locator is None:
-        return Finding(rule.code, rule.level, issue.message, "", issue.line, None)
-    return Finding(rule.code, rule.level, issue.message, locator.path(node), issue.line, locator.column(node))
+def as_bytes(document: str | bytes) -> tuple[bytes, str | None]:
+    """UTF-8 bytes of a str document (its declared encoding is then ignored, as .NET does
+    for text it reads from a string); bytes are parsed as given."""
+    if isinstance(document, str):
+        return document.encode("utf-8", errors="surrogatepass"), "utf-8"
+    return bytes(document), None
 
 
-def _source_lines(data: bytes, encoding: str | None) -> list[str] | None:
-    try:
-        return data.decode(encoding or "utf-8").splitlines()
-    except (UnicodeDecodeError, LookupError):
-        return None
+@dataclass
+class Run:
+    """One audit's issues and what writing their findings needs."""
+
+    ctx: AuditContext
+    reader: IdsReader
+    root: etree._Element | None = None  # the tree the checks ran on
+    stopped: tuple | None = None  # where an unexpected error ended the pass
+
+    def result(self) -> AuditResult:
+        issues = ordered(self.ctx.issues, self.root, self.stopped)
+        found = findings(issues, self.root, self.reader.data, self.reader.encoding, positions=self.stopped is None)
+        return AuditResult(int(self.ctx.status), found, self.ctx.profile.name)
+
+    def codes(self) -> tuple[int, ...]:
+        return tuple(sorted({i.rule for i in self.ctx.issues if isinstance(i.rule, int)}))
 
 
-def _result(ctx: AuditContext, profile: Profile, data: bytes = b"", encoding: str | None = None,
-            root: Node | None = None) -> AuditResult:
-    issues = sorted(ctx.issues, key=lambda i: i.order)
-    locator = None
-    if root is not None and any(i.node is not None for i in issues):
-        locator = Locator(root, _source_lines(data, encoding))
-    return AuditResult(int(ctx.status), tuple(_finding(i, locator) for i in issues), profile.name)
-
-
-def _probe(ctx: AuditContext, doc: ParsedDocument, custom_xsd: bool, empty: bool) -> str | None:
+def _probe(ctx: AuditContext, head: IdsRead, custom_xsd: bool, data: bytes) -> str | None:
     """The version probe; returns the IDS version to validate against, or None to stop."""
     if custom_xsd:  # -x: no probe, but a DOCTYPE or broken prolog still breaks the pass
-        if doc.root is None or doc.doctype:
-            message = "DTD is prohibited in this XML document." if doc.doctype else doc.error.message
-            ctx.report(502, None, line=doc.error.line if doc.error else 1, message=message)
+        if head.root is None or head.doctype:
+            message = "DTD is prohibited in this XML document." if head.doctype else head.error.message
+            ctx.report(502, None, line=head.error.line if head.error else 1, message=message)
             return None
         return "1.0"
-    if doc.root is None or doc.doctype or doc.root_local_name != "ids":
-        status = ctx.profile.empty_document_status if empty else None
+    if head.root is None or head.doctype or head.root_local_name != "ids":
+        status = ctx.profile.empty_document_status if not data.strip() else None
         ctx.report("not_ids", None, status=status, message="the stream is not an IDS document.")
         return None
-    version = SCHEMA_LOCATIONS.get(doc.schema_location or "")
+    version = SCHEMA_LOCATIONS.get(head.schema_location or "")
     if version is None:
-        ctx.report("bad_version", None, line=doc.root.sourceline, location=doc.schema_location or "")
+        ctx.report("bad_version", None, line=head.root.sourceline, location=head.schema_location or "")
         return None
     if version == "0.9.7":
         ctx.report("transitional", None, version="Ids0_9_7")
     return version
 
 
-def _xsd_issues(ctx: AuditContext, doc: ParsedDocument, version: str, starts: list[tuple[int, int]]) -> None:
-    if doc.error is not None:
-        return  # a broken document already is an IdsStructureError (502)
-    lines = [line for line, _ in starts]
-    for issue in xsd_issues(doc.root, version):
-        ctx.event = starts[min(bisect.bisect_left(lines, issue.line or 0), len(starts) - 1)][1] - 1
-        ctx.report(307 if issue.warning else 306, None, line=issue.line, message=issue.message)
+def _content_tree(ctx: AuditContext, reader: IdsReader, doc: IdsRead) -> etree._Element:
+    """The tree the content checks read: the document itself, or, when it holds CDATA sections, the
+    same document with each one as an empty comment (the tool's reader sets no content from CDATA;
+    lines stay where they were, and the XSD still validates the document as written)."""
+    data = reader.data
+    if b"CDATA" in data or b"C\x00D\x00A\x00T\x00A" in data:  # UTF-8 or UTF-16
+        changed = without_cdata(data, reader.encoding, doc.root.getroottree().docinfo.encoding)
+        twin = IdsReader(changed, reader.encoding).read() if changed is not None else None
+        if twin is not None and twin.root is not None:
+            ctx.ended = twin.ended
+            return twin.root
+    return doc.root
 
 
-def _audit_parsed(ctx: AuditContext, doc: ParsedDocument, custom_xsd: bool, empty: bool,
-                  omit_content: bool = False) -> Node | None:
-    """Run the probe, the content audit and the XSD validation; returns the node tree."""
-    version = _probe(ctx, doc, custom_xsd, empty)
+def _audit_read(run: Run, custom_xsd: bool, omit_content: bool) -> None:
+    """The probe, the content checks and the XSD validation, in the tool's order of logging."""
+    ctx, reader = run.ctx, run.reader
+    too_large = len(reader.data) > MAX_DOCUMENT_BYTES
+    head = reader.probe(PROBE_LIMIT if too_large else None)
+    version = _probe(ctx, head, custom_xsd, reader.data) if head is not None else "?"
     if version is None:
-        return None
+        return
+    if too_large:
+        ctx.report(503, None, message=f"document larger than {MAX_DOCUMENT_BYTES} bytes; not audited")
+        return
     ctx.ids_version = version
-    if doc.oversized or sum(1 for _ in doc.root.iter()) > MAX_ELEMENTS:
+    doc = reader.read()
+    if doc.oversized or (not reader.whole and _count_nodes(doc.root) > MAX_ELEMENTS):
         ctx.report(503, None, message=f"more than {MAX_ELEMENTS} XML elements; not audited")
-        return None
-    root, _ = build_tree(doc.root, doc.ended)
-    starts = run_content_audit(ctx, root)
-    if omit_content:  # -c: only the construction-time 107 lines survive, without status
-        ctx.issues = [i for i in ctx.issues if i.status == Status.OK]
-    _xsd_issues(ctx, doc, version, starts)
-    if doc.error is not None:
-        ctx.event = len(starts) * 2
+        return
+    ctx.ended = doc.ended
+    run.root = _content_tree(ctx, reader, doc)
+    read_every_schema(ctx, run.root)
+    if not omit_content:  # -c: only the construction-time 107 lines are logged, without status
+        run_content_audit(ctx, run.root)
+    else:
+        ctx.where = ("after",)
+    if doc.error is None:
+        source = reader.data if ascii_markup(reader.encoding or doc.root.getroottree().docinfo.encoding) else None
+        for issue in xsd_issues(doc.root, version, source):
+            ctx.where = ("xsd", issue.line)
+            ctx.report(307 if issue.warning else 306, None, line=issue.line, message=issue.message)
+    else:  # a broken document already is an IdsStructureError (502)
+        ctx.where = ("final",)
         ctx.report(502, None, line=doc.error.line, message=doc.error.message)
-    return root
+
+
+def _count_nodes(root: etree._Element) -> int:
+    """Elements, comments and PIs (a document parsed whole is too small to hold MAX_ELEMENTS)."""
+    return sum(1 for _ in root.iter())
+
+
+def run_audit(document: str | bytes, profile: str = DEFAULT_PROFILE, *, custom_xsd: bool = False,
+              omit_content: bool = False, reader: IdsReader | None = None) -> Run:
+    """The audit's issues (see `audit`); `reader` reads a document already being read elsewhere."""
+    ctx = AuditContext(get_profile(profile))
+    if reader is None:
+        data, encoding = as_bytes(document) if isinstance(document, (str, bytes, bytearray)) else (b"", None)
+        reader = IdsReader(data, encoding)
+    run = Run(ctx, reader)
+    try:
+        with work_budget():  # bounded regex work per document (a pathological pattern is a 503)
+            _audit_read(run, custom_xsd, omit_content)
+    except Exception as exc:  # noqa: BLE001 - any failure is a verdict, as in the tool (503)
+        run.stopped = ctx.where
+        ctx.report(503, None, message=f"{type(exc).__name__}: {exc}")
+    return run
 
 
 def audit(document: str | bytes, profile: str = DEFAULT_PROFILE, *, custom_xsd: bool = False,
@@ -114,18 +164,4 @@ def audit(document: str | bytes, profile: str = DEFAULT_PROFILE, *, custom_xsd: 
 
     A str is audited as UTF-8 text (its declared encoding is ignored); bytes are parsed as
     given. Unknown profile names raise ValueError; documents never raise."""
-    prof = get_profile(profile)
-    ctx = AuditContext(prof)
-    data, encoding = as_bytes(document) if isinstance(document, (str, bytes, bytearray)) else (b"", None)
-    if len(data) > MAX_DOCUMENT_BYTES:
-        ctx.report(503, None, message=f"document larger than {MAX_DOCUMENT_BYTES} bytes; not audited")
-        return _result(ctx, prof)
-    root = None
-    try:
-        with work_budget():  # bounded regex work per document (a pathological pattern is a 503)
-            root = _audit_parsed(ctx, parse_document(data, encoding), custom_xsd, not data.strip(), omit_content)
-        return _result(ctx, prof, data, encoding, root)
-    except Exception as exc:  # noqa: BLE001 - any failure is a verdict, as in the tool (503)
-        ctx.report(503, None, message=f"{type(exc).__name__}: {exc}")
-    return _result(ctx, prof)
-
+    return run_audit(document, profile, custom_xsd=custom_xsd, omit_content=omit_content).result()

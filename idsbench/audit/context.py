@@ -1,80 +1,111 @@
 """Per-document audit state: the profile, the issues found so far, and facet results.
 
-Checks never write onto nodes; what one check tells another (a facet's validity and its
-type filter per schema) lives in `FacetState` records keyed by node.
+Checks never write onto elements; what one check tells another (a facet's validity and its type
+filter per schema) lives in `FacetState` records keyed by element. Facets repeating a matcher share
+one frozenset filter (a fresh copy per facet let 40 000 facets take most of a gigabyte). An issue
+keeps what its finding needs, and nothing more is computed until findings are asked for
+(locate.py): the scorer keeps only codes and the status.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+
+from lxml import etree
 
 from idsbench.vocabulary.schema import SCHEMA_LABELS
 
+from .nodes import first_children
 from .profiles import Profile
 from .result import Status
 from .rules import rule as rule_for
-from .tree import Node
 
 TypeFilter = frozenset  # UPPER class names; a missing entry means "no constraint"
+Where = tuple
+"""Where the validator logs an issue in its single pass: ("end", element) at an end tag, ("start",
+element) at a start tag, ("xsd", line) for a schema error, ("after",) after the last element, ("final",)
+for the closing 502, ("first",) before any element (the probe)."""
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Issue:
     rule: int | str  # a code of rules.RULES, or the name of an uncoded log line
-    message: str
-    node: Node | None
-    line: int | None
-    order: tuple[int, int]  # (event index, sequence) to sort like the tool's log
-    status: Status
+    fields: dict  # message fields; a callable is called when the message is written
+    node: etree._Element | None
+    line: int | None  # None: the node's line
+    where: Where
+    seq: int
+    status: int
+
+    @property
+    def code(self) -> int | None:
+        return self.rule if isinstance(self.rule, int) else None
+
+    def message(self) -> str:
+        fields = {k: (v() if callable(v) else v) for k, v in self.fields.items()}
+        return rule_for(self.rule).template.format(**fields)
+
+    def source_line(self) -> int | None:
+        if self.line is not None:
+            return self.line
+        return self.node.sourceline if self.node is not None else None
 
 
-@dataclass
 class FacetState:
-    valid: bool = True
-    filters: dict[str, TypeFilter] = field(default_factory=dict)
+    """A facet's validity and its type filter per schema (a plain class: one per facet)."""
+
+    __slots__ = ("valid", "filters")
+
+    def __init__(self):
+        self.valid: bool = True
+        self.filters: dict[str, TypeFilter] = {}
 
     def invalidate(self) -> None:
         self.valid = False
         self.filters.clear()
 
 
-@dataclass
 class AuditContext:
-    profile: Profile
-    ids_version: str = "1.0"
-    issues: list[Issue] = field(default_factory=list)
-    facets: dict[int, FacetState] = field(default_factory=dict)
-    schemas: dict[int, tuple[str, ...]] = field(default_factory=dict)  # id(spec) -> IFC schemas
-    event: int = 0  # index of the element event being processed
-    shared: dict[tuple, frozenset] = field(default_factory=dict)
+    """One audit's state (a plain class with slots: one is made per document)."""
 
-    def report(self, rule: int | str, node: Node | None, status: Status | None = None, line: int | None = None,
-               **fields: object) -> Status:
+    __slots__ = ("profile", "ids_version", "issues", "facets", "schemas", "ended", "where", "status",
+                 "collections", "filters", "owners", "kids")
+
+    def __init__(self, profile: Profile):
+        self.profile = profile
+        self.ids_version = "1.0"
+        self.issues: list[Issue] = []
+        self.facets: dict[etree._Element, FacetState] = {}
+        self.schemas: dict[etree._Element, tuple[str, ...]] = {}  # specification -> IFC schemas
+        self.ended: set | None = None  # elements whose end tag was read, when the document broke
+        self.where: Where = ("first",)  # the place in the pass being worked on
+        self.status = 0
+        self.collections: dict[etree._Element, list] = {}  # facet children of a collection
+        self.filters: dict[tuple, frozenset | None] = {}  # (collection, schema) -> type filter
+        self.owners: dict[etree._Element, etree._Element | None] = {}  # parent -> its specification
+        self.kids: dict[etree._Element, dict] = {}  # element -> first child by local name
+
+    def report(self, rule: int | str, node: etree._Element | None, status: Status | None = None,
+               line: int | None = None, **fields: object) -> int:
         """Record an issue; returns the status it contributes (the rule's unless overridden)."""
-        spec = rule_for(rule)
-        message = spec.template.format(**fields)
-        effective = spec.status if status is None else status
-        where = line if line is not None else (node.line if node is not None else None)
-        self.issues.append(Issue(rule, message, node, where, (self.event, len(self.issues)), effective))
+        effective = rule_for(rule).status if status is None else status
+        self.issues.append(Issue(rule, fields, node, line, self.where, len(self.issues), effective))
+        self.status |= effective
         return effective
 
-    def shared_set(self, key: tuple, build: Callable[[], Iterable[str]]) -> frozenset:
-        """One frozenset per key for the whole audit. Facets repeating a matcher share it:
-        a fresh copy per facet (16-40 KB) let 40 000 facets take most of a gigabyte."""
-        found = self.shared.get(key)
+    def facet(self, node: etree._Element) -> FacetState:
+        found = self.facets.get(node)
         if found is None:
-            found = self.shared[key] = frozenset(build())
+            found = self.facets[node] = FacetState()
         return found
 
-    def facet(self, node: Node) -> FacetState:
-        return self.facets.setdefault(id(node), FacetState())
-
-    @property
-    def status(self) -> int:
-        value = 0
-        for issue in self.issues:
-            value |= issue.status
-        return value
+    def child(self, node: etree._Element | None, name: str) -> etree._Element | None:
+        """The first child element with that local name (each element's children are read once)."""
+        if node is None:
+            return None
+        found = self.kids.get(node)
+        if found is None:
+            found = self.kids[node] = first_children(node)
+        return found.get(name)
 
 
 def schema_label(schema: str) -> str:

@@ -6,10 +6,12 @@ from __future__ import annotations
 from idsbench.vocabulary.schema import PARTOF_RELATIONS, classification_classes, concrete_descendants, material_classes
 from idsbench.vocabulary.schema import partof_relation
 
+from . import clean
 from .context import AuditContext, FacetState, describe_candidates, schema_label
-from .tree import Node
-from .values import does_match, is_null_or_empty, list_matcher, matches_prefix, try_match, value_is_valid
-from .vocab import attribute_names, class_names, entity_vocabulary, predefined_union, property_vocabulary
+from .nodes import ELEMENTS, content, local
+from .values import Node, does_match, is_null_or_empty, list_matcher, matches_prefix, try_match, value_is_valid
+from .vocab import (attribute_names, class_names, common_predefined, entity_tables, entity_vocabulary, every_class,
+                    predefined_union, property_vocabulary)
 from .xs import report_problems
 
 FACETS = ("entity", "partOf", "classification", "attribute", "property", "material")
@@ -18,11 +20,14 @@ VOID_FILL = "IFCRELVOIDSELEMENT IFCRELFILLSELEMENT"
 
 
 def cardinality(node: Node) -> str:
-    return node.attrs.get("cardinality", "required")
+    return node.get("cardinality", "required")
 
 
-def is_required(node: Node) -> bool:
-    return node.name == "entity" or cardinality(node) == "required"
+def is_required(node: Node, name: str) -> bool:
+    """`name`: the facet's local name (an entity is always required)."""
+    return name == "entity" or node.get("cardinality", "required") == "required"
+
+
 
 
 def _match(ctx: AuditContext, matcher: Node, candidates, variable: str, schema: str) -> list[str] | None:
@@ -34,13 +39,13 @@ def _match(ctx: AuditContext, matcher: Node, candidates, variable: str, schema: 
 def _check_enumeration_values(ctx: AuditContext, matcher: Node, allowed: frozenset[str], variable: str,
                               schemas: tuple[str, ...]) -> bool:
     """Each xs:enumeration of a restriction must be a known value (103 per value)."""
-    if matcher.name != "restriction":
+    if local(matcher) != "restriction":
         return True
     ok = True
-    for child in matcher.children:
-        value = child.attrs.get("value", "")
-        if child.name == "enumeration" and value not in allowed:
-            ctx.report(103, child, variable=variable, value=value, candidates="value not found",
+    for item in matcher.iterchildren(ELEMENTS):
+        value = item.get("value", "")
+        if local(item) == "enumeration" and value not in allowed:
+            ctx.report(103, item, variable=variable, value=value, candidates="value not found",
                        schema=", ".join(schema_label(s) for s in schemas))
             ok = False
     return ok
@@ -48,19 +53,14 @@ def _check_enumeration_values(ctx: AuditContext, matcher: Node, allowed: frozens
 
 # -- entity --------------------------------------------------------------------------------
 def _predefined_common(ctx: AuditContext, schema: str, classes: list[str]) -> list[str]:
-    vocab = entity_vocabulary(ctx, schema)
-    values: list[str] | None = None
-    for name in classes:
-        own = vocab.classes[name].predefined
-        values = list(own) if values is None else [v for v in values if v in own]
-    return values or []
+    return common_predefined(entity_tables(ctx, schema), tuple(classes))
 
 
 def _audit_predefined(ctx: AuditContext, node: Node, pmatcher: Node, schema: str, classes: list[str]) -> bool:
     if not classes:
         ctx.report(105, node, message="predefinedType")
         return False
-    if ctx.profile.skip_empty_predefined_type and pmatcher.name == "simpleValue" and pmatcher.content == "":
+    if ctx.profile.skip_empty_predefined_type and local(pmatcher) == "simpleValue" and content(pmatcher) == "":
         return True
     values = _predefined_common(ctx, schema, classes)
     if "USERDEFINED" in values:  # any value is acceptable when a user-defined option exists
@@ -76,16 +76,16 @@ def _predefined_enumerations_ok(ctx: AuditContext, pmatcher: Node, schemas, clas
 
 
 def audit_entity(ctx: AuditContext, node: Node, schemas: tuple[str, ...]) -> None:
+    if clean.ENABLED and clean.clean_entity(ctx, node, schemas):
+        return
     state = ctx.facet(node)
-    matcher = list_matcher(node.child("name"))
+    matcher = list_matcher(ctx.child(node, "name"))
     if matcher is None:
         ctx.report(102, node, field="name")
         return state.invalidate()
-    ptype = node.child("predefinedType")
+    ptype = ctx.child(node, "predefinedType")
     pmatcher = list_matcher(ptype)
-    every_class = ctx.shared_set(("classes", schemas),
-                                 lambda: frozenset().union(*(class_names(ctx, s) for s in schemas)))
-    ok = _check_enumeration_values(ctx, matcher, every_class, "entity name", schemas)
+    ok = _check_enumeration_values(ctx, matcher, every_class(ctx, schemas), "entity name", schemas)
     found: dict[str, list[str]] = {}
     for schema in schemas:
         matches = _match(ctx, matcher, class_names(ctx, schema), "entity name", schema)
@@ -93,7 +93,7 @@ def audit_entity(ctx: AuditContext, node: Node, schemas: tuple[str, ...]) -> Non
             ok = False
         elif ok:
             found[schema] = matches
-            state.filters[schema] = ctx.shared_set(("entities", tuple(matches)), lambda: matches)
+            state.filters[schema] = clean.filter_of(tuple(matches))
     if ok and ptype is not None:
         ok = _audit_entity_predefined(ctx, node, pmatcher, schemas, found)
     if not ok:
@@ -120,40 +120,35 @@ def _audit_attribute_value(ctx: AuditContext, value: Node, xsd_types: list[str])
         return False
     if matcher is None:
         return True
-    base = matcher.attrs.get("base", "")
-    if matcher.name == "restriction" and base not in xsd_types:
+    base, kind = matcher.get("base", ""), local(matcher)
+    if kind == "restriction" and base not in xsd_types:
         ctx.report(303, matcher, base=base or "empty", detail=f" (expected {' or '.join(xsd_types)})")
         return False
-    if len(xsd_types) == 1 and matcher.name == "simpleValue" and not value_is_valid(matcher.content, xsd_types[0]):
-        ctx.report(305, matcher, value=matcher.content, base=xsd_types[0])
+    if len(xsd_types) == 1 and kind == "simpleValue" and not value_is_valid(content(matcher), xsd_types[0]):
+        ctx.report(305, matcher, value=content(matcher), base=xsd_types[0])
         return False
     return True
 
 
-def _attribute_types(ctx: AuditContext, attribute) -> tuple[str, ...]:
-    overrides = dict(ctx.profile.backing_overrides)
-    return tuple(overrides.get(d, x) for x, d in zip(attribute.xsd_types, attribute.defined_types))
-
-
 def audit_attribute(ctx: AuditContext, node: Node, schemas: tuple[str, ...]) -> None:
+    if clean.ENABLED and clean.clean_attribute(ctx, node, schemas):
+        return
     state = ctx.facet(node)
-    matcher = list_matcher(node.child("name"))
+    matcher = list_matcher(ctx.child(node, "name"))
     if matcher is None:
         ctx.report(102, node, field="name")
         return state.invalidate()
     ok = True
+    value = ctx.child(node, "value")
     for schema in schemas:
-        attributes = entity_vocabulary(ctx, schema).attributes
+        vocabulary = entity_vocabulary(ctx, schema)
         matches = _match(ctx, matcher, attribute_names(ctx, schema), "attribute name", schema)
         if matches is None:
             ok = False
             continue
-        state.filters[schema] = ctx.shared_set(
-            ("attribute classes", schema, tuple(matches)),
-            lambda: frozenset().union(*(attributes[m].classes for m in matches)))
-        value = node.child("value")
+        state.filters[schema] = clean.attribute_filter(vocabulary, tuple(matches))
         if value is not None:
-            types = list(dict.fromkeys(_attribute_types(ctx, attributes[m]) for m in matches))
+            types = list(dict.fromkeys(clean.attribute_types(ctx, vocabulary.attributes[m]) for m in matches))
             types = [t for group in types for t in group]
             ok = _audit_attribute_value(ctx, value, types) and ok
     if not ok:
@@ -162,23 +157,28 @@ def audit_attribute(ctx: AuditContext, node: Node, schemas: tuple[str, ...]) -> 
 
 # -- property ------------------------------------------------------------------------------
 def _audit_data_type(ctx: AuditContext, node: Node, schema: str, allowed: list[str]) -> bool:
-    data_type = node.attrs.get("dataType", "")
-    if data_type not in allowed:
+    data_type = node.get("dataType", "")
+    if data_type not in _as_set(allowed):
         ctx.report(103, node, variable="dataType", value=data_type,
-                   candidates=_short(allowed), schema=schema_label(schema))
+                   candidates=lambda: _short(list(allowed)), schema=schema_label(schema))
         return False
     backing = dict(ctx.profile.backing_overrides).get(data_type) or \
         entity_vocabulary(ctx, schema).data_types.get(data_type, "")
-    matcher = list_matcher(node.child("value"))
+    matcher = list_matcher(ctx.child(node, "value"))
     if not backing or matcher is None:
         return True
-    if matcher.name == "restriction" and matcher.attrs.get("base", "") != backing:
-        ctx.report(303, matcher, base=matcher.attrs.get("base", "") or "empty", detail=f" (expected {backing})")
+    kind = local(matcher)
+    if kind == "restriction" and matcher.get("base", "") != backing:
+        ctx.report(303, matcher, base=matcher.get("base", "") or "empty", detail=f" (expected {backing})")
         return False
-    if matcher.name == "simpleValue" and not value_is_valid(matcher.content, backing):
-        ctx.report(305, matcher, value=matcher.content, base=backing)
+    if kind == "simpleValue" and not value_is_valid(content(matcher), backing):
+        ctx.report(305, matcher, value=content(matcher), base=backing)
         return False
     return True
+
+
+def _as_set(values) -> frozenset | list:
+    return getattr(values, "set", values)
 
 
 def _short(values: list[str]) -> str:
@@ -189,8 +189,7 @@ def _standard_property(ctx: AuditContext, node: Node, schema: str, psets: list[s
                        state: FacetState) -> list[str] | None:
     """Checks against standard sets; returns the allowed dataTypes, None after a 103."""
     vocab = property_vocabulary(ctx, schema)
-    names = list(dict.fromkeys(p for s in psets for p in vocab.psets[s].properties))
-    props = _match(ctx, name_matcher, names, "property baseName", schema)
+    props = _match(ctx, name_matcher, vocab.property_names(psets), "property baseName", schema)
     if props is None:
         return None
     templates = [vocab.psets[s].properties[p] for s in psets for p in props if p in vocab.psets[s].properties]
@@ -205,17 +204,17 @@ def _standard_property(ctx: AuditContext, node: Node, schema: str, psets: list[s
 
 def _check_enumerated_value(ctx: AuditContext, node: Node, templates) -> None:
     enum_values = [v for t in templates if t.kind == "enum" for v in t.enum_values]
-    matcher = list_matcher(node.child("value"))
-    if enum_values and matcher is not None and matcher.name == "simpleValue" and matcher.content not in enum_values:
-        ctx.report(103, matcher, variable="enumerated value", value=matcher.content,
-                   candidates=_short(enum_values), schema="the standard property")
+    matcher = list_matcher(ctx.child(node, "value"))
+    if enum_values and matcher is not None and local(matcher) == "simpleValue" and content(matcher) not in enum_values:
+        ctx.report(103, matcher, variable="enumerated value", value=content(matcher),
+                   candidates=lambda: _short(enum_values), schema="the standard property")
 
 
 def _audit_property_schema(ctx: AuditContext, node: Node, schema: str, pset: Node, name: Node,
                            state: FacetState) -> bool | None:
     """One schema; returns validity, or None when the facet stops (103 baseName, 401)."""
-    allowed = list(entity_vocabulary(ctx, schema).data_types)
-    if is_required(node):
+    allowed = entity_tables(ctx, schema).data_types
+    if is_required(node, "property"):
         psets = try_match(pset, property_vocabulary(ctx, schema).names)
         if psets:
             allowed = _standard_property(ctx, node, schema, psets, name, state)
@@ -223,21 +222,23 @@ def _audit_property_schema(ctx: AuditContext, node: Node, schema: str, pset: Nod
                 return None
         elif matches_prefix(pset, "Pset_"):
             ctx.report(401, node, prefix="Pset_", field="property set name", value=",".join(
-                [pset.content] if pset.name == "simpleValue" else [pset.attrs.get("value", "")]),
+                [content(pset)] if local(pset) == "simpleValue" else [pset.get("value", "")]),
                 schema=schema_label(schema))
             return None
-    if not node.attrs.get("dataType"):
+    if not node.get("dataType"):
         return True
     return _audit_data_type(ctx, node, schema, allowed)
 
 
 def audit_property(ctx: AuditContext, node: Node, schemas: tuple[str, ...]) -> None:
+    if clean.ENABLED and clean.clean_property(ctx, node, schemas):
+        return
     state = ctx.facet(node)
-    pset, name = list_matcher(node.child("propertySet")), list_matcher(node.child("baseName"))
+    pset, name = list_matcher(ctx.child(node, "propertySet")), list_matcher(ctx.child(node, "baseName"))
     if pset is None or name is None:
         ctx.report(102, node, field="propertySet" if pset is None else "baseName")
         return state.invalidate()
-    if not node.attrs.get("dataType") and not is_null_or_empty(node.child("value")):
+    if not node.get("dataType") and not is_null_or_empty(ctx.child(node, "value")):
         ctx.report(203, node, message="specifying a 'value' requires a 'dataType'")
         return state.invalidate()
     for schema in schemas:
@@ -264,21 +265,21 @@ def audit_part_of(ctx: AuditContext, node: Node, schemas: tuple[str, ...]) -> No
     state = ctx.facet(node)
     if cardinality(node) != "required":
         return  # only required partOf facets are checked
-    entity = node.child("entity")
+    entity = ctx.child(node, "entity")
     if entity is None:
         ctx.report(106, node, field="entity")
         return state.invalidate()
-    relation = node.attrs.get("relation")
+    relation = node.get("relation")
     if relation is None:
         return
     for schema in schemas:
         sides = _relation_sides(ctx, schema, relation)
         if sides is None:
             ctx.report(103, node, variable="relation names", value=relation,
-                       candidates=_short(list(PARTOF_RELATIONS)), schema=schema_label(schema))
+                       candidates=lambda: _short(list(PARTOF_RELATIONS)), schema=schema_label(schema))
             return state.invalidate()
-        child = ctx.facet(entity).filters.get(schema)
-        if child is not None and not child & sides[0]:
+        part = ctx.facet(entity).filters.get(schema)
+        if part is not None and not part & sides[0]:
             ctx.report(201, node, schema=schema_label(schema),
                        message="relation not compatible with provided child entity")
             return state.invalidate()
@@ -287,15 +288,15 @@ def audit_part_of(ctx: AuditContext, node: Node, schemas: tuple[str, ...]) -> No
 
 def audit_classification(ctx: AuditContext, node: Node, schemas: tuple[str, ...]) -> None:
     state = ctx.facet(node)
-    if is_null_or_empty(node.child("system")):
+    if is_null_or_empty(ctx.child(node, "system")):
         ctx.report(106, node, field="system")
         state.valid = False
-    if is_required(node):
+    if is_required(node, "classification"):
         state.filters.update({s: classification_classes(s) for s in schemas})
 
 
 def audit_material(ctx: AuditContext, node: Node, schemas: tuple[str, ...]) -> None:
-    if is_required(node):
+    if is_required(node, "material"):
         ctx.facet(node).filters.update({s: material_classes(s) for s in schemas})
 
 
@@ -306,31 +307,32 @@ FACET_AUDITS = {
 
 
 # -- requirement cardinalities (run by the requirements collection) -------------------------
-def audit_cardinality(ctx: AuditContext, node: Node) -> None:
-    value = cardinality(node)
-    valid = ("required", "prohibited") if node.name == "partOf" else CONDITIONAL
-    state = ctx.facet(node)
-    if node.name == "entity":
+def audit_cardinality(ctx: AuditContext, node: Node, name: str) -> None:
+    """`name`: the facet's local name."""
+    if name == "entity":
         return
+    value = cardinality(node)
+    valid = ("required", "prohibited") if name == "partOf" else CONDITIONAL
+    state = ctx.facet(node)
     if value not in valid:
         ctx.report(301, node, message=f"Invalid cardinality '{value}'")
         state.valid = False
         return
-    reason = _cardinality_context_problem(node, value)
+    reason = _cardinality_context_problem(ctx, node, name, value)
     if reason:
         ctx.report(202, node, cardinality=value, message=reason)
         state.valid = False
 
 
-def _cardinality_context_problem(node: Node, value: str) -> str:
-    data_type = node.attrs.get("dataType", "")
-    if node.name == "property":
+def _cardinality_context_problem(ctx: AuditContext, node: Node, name: str, value: str) -> str:
+    data_type = node.get("dataType", "")
+    if name == "property":
         if value == "optional" and not data_type:
             return "it requires the specification of the 'dataType' constraint"
         if value == "prohibited" and data_type:
             return "it is not compatible with the specification of the 'dataType' constraint"
         return ""
-    if node.name in ("attribute", "classification", "material") and value == "optional":
-        if is_null_or_empty(node.child("value")):
+    if name in ("attribute", "classification", "material") and value == "optional":
+        if is_null_or_empty(ctx.child(node, "value")):
             return "it requires the specification of a non-empty 'value' constraint"
     return ""

@@ -1,33 +1,44 @@
-"""Specification and facet-collection checks (101, 107, 201, 204, 301) and the document
-walk that runs every node's check at its end tag, children before parents."""
+"""Specification and facet-collection checks (101, 107, 201, 204, 301) and the walk over the parsed
+tree that runs every element's check at its end tag, children before parents."""
 from __future__ import annotations
 
 import re
-from typing import Iterator
+from functools import lru_cache
+
+from lxml import etree
 
 from idsbench.vocabulary.schema import SCHEMAS
 
 from .context import AuditContext, schema_label
 from .facets import FACET_AUDITS, FACETS, audit_cardinality, is_required
+from .nodes import ancestor, local
 from .result import Status
-from .tree import Node
+from .values import Node
 from .xs import XS_AUDITS
 
 # IfcSchemaHelper.GetSchemaVersions: the tokens the tool maps (case-sensitive).
 SCHEMA_TOKENS = {"IFC2X3": "IFC2X3", "IFC4": "IFC4", "IFC4X3": "IFC4X3_ADD2", "IFC4X3_ADD2": "IFC4X3_ADD2"}
 _UINT = re.compile(r"^[\t\n\v\f\r ]*\+?(\d+)[\t\n\v\f\r ]*$", re.ASCII)
 _UINT_MAX = 2**32 - 1
+_COLLECTIONS = ("applicability", "requirements")
+# Every element some check looks at (by local name, in any namespace); the rest are walked in C.
+_CHECKED_TAGS = tuple("{*}" + name for name in ("specification", *_COLLECTIONS, *FACETS, *XS_AUDITS))
 
 
-def child_facets(collection: Node) -> list[Node]:
-    return [c for c in collection.children if c.name in FACETS]
+def child_facets(ctx: AuditContext, collection: Node) -> list[tuple[Node, str]]:
+    """The facet children of an applicability or requirements, with their local names."""
+    found = ctx.collections.get(collection)
+    if found is None:
+        found = ctx.collections[collection] = [(c, name) for c in collection
+                                               if (name := local(c)) in FACET_AUDITS]
+    return found
 
 
 def read_schemas(ctx: AuditContext, spec: Node) -> tuple[str, ...]:
     """Schemas of a specification, read when its start tag is; bad tokens log 107 without
     changing the status (the tool reports them from the node constructor)."""
     found = set()
-    for token in spec.attrs.get("ifcVersion", "").split(" "):
+    for token in spec.get("ifcVersion", "").split(" "):
         if token in SCHEMA_TOKENS:
             found.add(SCHEMA_TOKENS[token])
         elif token:
@@ -37,17 +48,27 @@ def read_schemas(ctx: AuditContext, spec: Node) -> tuple[str, ...]:
 
 def collection_filter(ctx: AuditContext, collection: Node, schema: str) -> frozenset | None:
     """Intersection of the required facets' type filters (None: unconstrained)."""
+    key = (collection, schema)
+    if key in ctx.filters:
+        return ctx.filters[key]  # the facets' states are final once their collection has ended
     result = None
-    for facet in child_facets(collection):
-        if not is_required(facet):
+    for facet, name in child_facets(ctx, collection):
+        if not is_required(facet, name):
             continue
         own = ctx.facet(facet).filters.get(schema)
         if own is None:
             continue
-        result = own if result is None else result & own
+        result = own if result is None or result is own else intersection(result, own)
         if not result:
             break
+    ctx.filters[key] = result
     return result
+
+
+@lru_cache(maxsize=4096)
+def intersection(a: frozenset, b: frozenset) -> frozenset:
+    """Type filters repeat from document to document (a standard set's classes, say)."""
+    return a & b
 
 
 def _uint(text: str) -> int | None:
@@ -61,7 +82,11 @@ def _uint(text: str) -> int | None:
 
 def occurs_problem(node: Node) -> str:
     """MinMaxCardinality.Audit: only [0|1 .. 0|unbounded] are IDS implementation agreements."""
-    low_text, high_text = node.attrs.get("minOccurs", "1"), node.attrs.get("maxOccurs", "1")
+    return _occurs_problem(node.get("minOccurs", "1"), node.get("maxOccurs", "1"))
+
+
+@lru_cache(maxsize=1024)
+def _occurs_problem(low_text: str, high_text: str) -> str:
     high = _UINT_MAX if high_text == "unbounded" else _uint(high_text)
     if high is None:
         return f"Invalid maxOccurs '{high_text}'"
@@ -75,18 +100,18 @@ def occurs_problem(node: Node) -> str:
     return ""
 
 
-def audit_collection(ctx: AuditContext, node: Node, spec: Node) -> None:
-    if node.name == "requirements":
-        for facet in child_facets(node):
-            audit_cardinality(ctx, facet)
+def audit_collection(ctx: AuditContext, node: Node, name: str, spec: Node) -> None:
+    if name == "requirements":
+        for facet, facet_name in child_facets(ctx, node):
+            audit_cardinality(ctx, facet, facet_name)
     elif not ctx.profile.applicability_occurs_check_only_097 or ctx.ids_version == "0.9.7":
         problem = occurs_problem(node)
         if problem:
             ctx.report(301, node, message=problem)
-    facets = child_facets(node)
-    for schema in ctx.schemas.get(id(spec), ()):
-        if not all(ctx.facet(f).valid for f in facets):
-            continue
+    schemas = ctx.schemas.get(spec, ())
+    if not schemas or not all(ctx.facet(f).valid for f, _ in child_facets(ctx, node)):
+        return
+    for schema in schemas:
         found = collection_filter(ctx, node, schema)
         if found is not None and not found:
             ctx.report(201, node, schema=schema_label(schema), message="impossible match of constraints in set")
@@ -97,23 +122,23 @@ def _describe(types: frozenset) -> str:
 
 
 def _is_optional(applicability: Node) -> bool:
-    return applicability.attrs.get("minOccurs", "1") == "0" and applicability.attrs.get("maxOccurs", "1") != "0"
+    return applicability.get("minOccurs", "1") == "0" and applicability.get("maxOccurs", "1") != "0"
 
 
 def audit_specification(ctx: AuditContext, node: Node) -> None:
-    schemas = ctx.schemas.get(id(node), ())
+    schemas = ctx.schemas.get(node, ())
     if not schemas:
         ctx.report(107, node, version="IfcNoVersion")
-    applicability = node.child("applicability")
+    applicability = ctx.child(node, "applicability")
     if applicability is None:
         ctx.report(101, node, message="applicability not found")
         return
-    if not child_facets(applicability):
+    if not child_facets(ctx, applicability):
         ctx.report(101, node, message="One condition is required at minimum")
         return
-    requirements = node.child("requirements")
-    has_requirements = requirements is not None and bool(child_facets(requirements))
-    if applicability.attrs.get("maxOccurs", "1") == "0" and has_requirements:
+    requirements = ctx.child(node, "requirements")
+    has_requirements = requirements is not None and bool(child_facets(ctx, requirements))
+    if applicability.get("maxOccurs", "1") == "0" and has_requirements:
         ctx.report(204, node, message="requirements are not allowed when applicability is prohibited.")
     if ctx.profile.optional_specification_needs_requirements and _is_optional(applicability) and not has_requirements:
         ctx.report(204, node, message="an optional specification needs requirements.")
@@ -133,46 +158,51 @@ def _audit_coherence(ctx: AuditContext, node: Node, applicability: Node, require
                 f"and requirements ({_describe(r_filter)})"))
 
 
-def events(root: Node) -> Iterator[tuple[bool, Node]]:
-    """(is_start, node) in document order."""
-    stack: list[tuple[Node, int]] = [(root, -1)]
-    while stack:
-        node, i = stack.pop()
-        if i < 0:
-            yield True, node
-        if i + 1 < len(node.children):
-            stack.append((node, i + 1))
-            stack.append((node.children[i + 1], -1))
-        else:
-            yield False, node
-
-
-def _audit_node(ctx: AuditContext, node: Node) -> None:
-    if node.name in XS_AUDITS:
-        XS_AUDITS[node.name](ctx, node)
-    if node.name == "specification":
+def _audit_node(ctx: AuditContext, node: Node, name: str) -> None:
+    if name in XS_AUDITS:
+        XS_AUDITS[name](ctx, node)
+    if name == "specification":
         return audit_specification(ctx, node)
-    if node.name not in FACETS and node.name not in ("applicability", "requirements"):
+    if name not in FACET_AUDITS and name not in _COLLECTIONS:
         return
-    spec = node.ancestor("specification")
+    spec = _specification_of(ctx, node)
     if spec is None:
         ctx.report(501, node, status=Status.IDS_STRUCTURE_ERROR, message="Missing IdsSpecification")
-    elif node.name in FACETS:
-        FACET_AUDITS[node.name](ctx, node, ctx.schemas.get(id(spec), ()))
+    elif name in FACET_AUDITS:
+        FACET_AUDITS[name](ctx, node, ctx.schemas.get(spec, ()))
     else:
-        audit_collection(ctx, node, spec)
+        audit_collection(ctx, node, name, spec)
 
 
-def run_content_audit(ctx: AuditContext, root: Node) -> list[tuple[int, int]]:
-    """Audit every complete node; returns (line, event index) of element starts, which
-    lets the caller place XSD issues in the same order as the tool's log."""
-    starts: list[tuple[int, int]] = []
-    for index, (is_start, node) in enumerate(events(root)):
-        ctx.event = index
-        if is_start:
-            starts.append((node.line or 0, index))
-            if node.name == "specification":
-                ctx.schemas[id(node)] = read_schemas(ctx, node)
-        elif node.complete:
-            _audit_node(ctx, node)
-    return starts
+def _specification_of(ctx: AuditContext, node: Node) -> Node | None:
+    """The nearest enclosing specification (looked up once per parent: facets share theirs)."""
+    parent = node.getparent()
+    if parent is None:
+        return None
+    found = ctx.owners.get(parent, False)
+    if found is False:
+        found = ctx.owners[parent] = parent if local(parent) == "specification" else ancestor(parent, "specification")
+    return found
+
+
+def read_every_schema(ctx: AuditContext, root: Node) -> None:
+    """The schemas of every specification, as the tool reads them at each start tag (a 107 for a bad
+    token is logged there)."""
+    before = ctx.where
+    for spec in root.iter("{*}specification"):
+        ctx.where = ("start", spec)
+        ctx.schemas[spec] = read_schemas(ctx, spec)
+    ctx.where = before
+
+
+def run_content_audit(ctx: AuditContext, root: Node) -> None:
+    """Every complete element's check, at its end tag in document order (the elements no check
+    looks at are skipped by the walk itself)."""
+    ended = ctx.ended
+    for _, node in etree.iterwalk(root, events=("end",), tag=_CHECKED_TAGS):
+        if ended is not None and node not in ended:
+            continue
+        ctx.where = ("end", node)
+        tag = node.tag
+        _audit_node(ctx, node, tag[tag.rfind("}") + 1:])
+    ctx.where = ("after",)

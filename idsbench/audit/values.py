@@ -11,11 +11,16 @@ from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 from idsbench.regex.dotnet import compile_dotnet
+from lxml import etree
+
 from idsbench.regex.safe import charge, charge_compile, compile_search, metered
 
-from .tree import Node
+from .nodes import ELEMENTS, content, local
+
+Node = etree._Element
 
 MATCHER_NAMES = ("simpleValue", "restriction", "enumeration", "pattern", "length", "totalDigits")
+_MATCHERS = frozenset(MATCHER_NAMES)
 
 # XsRestriction.GetBaseFrom: the only spellings the tool maps (note `xs:anyUri`).
 BASE_TYPES = {
@@ -64,9 +69,10 @@ def list_matcher(param: Node | None) -> Node | None:
     """GetListMatcher: the first child that can match strings."""
     if param is None:
         return None
-    for child in param.children:
-        if child.name in MATCHER_NAMES:
-            return child
+    for node in param:  # a Python loop: lxml's tag matcher costs more to build than it saves here
+        tag = node.tag
+        if tag.__class__ is str and tag[tag.rfind("}") + 1:] in _MATCHERS:
+            return node
     return None
 
 
@@ -86,10 +92,17 @@ def pattern_matcher(pattern: str):
 
 
 def _restriction_groups(restriction: Node) -> tuple[list[str], list[str], list[str], bool]:
-    enums = [c.attrs.get("value", "") for c in restriction.children if c.name == "enumeration"]
-    patterns = [c.attrs.get("value", "") for c in restriction.children if c.name == "pattern"]
-    lengths = [c.attrs.get("value", "") for c in restriction.children if c.name == "length"]
-    digits = any(c.name == "totalDigits" for c in restriction.children)
+    enums, patterns, lengths, digits = [], [], [], False
+    for c in restriction.iterchildren(ELEMENTS):
+        name = local(c)
+        if name == "enumeration":
+            enums.append(c.get("value", ""))
+        elif name == "pattern":
+            patterns.append(c.get("value", ""))
+        elif name == "length":
+            lengths.append(c.get("value", ""))
+        elif name == "totalDigits":
+            digits = True
     return enums, patterns, lengths, digits
 
 
@@ -99,7 +112,10 @@ _CACHE_LIMIT = 4096
 
 
 def _candidate_set(candidates: Sequence[str]) -> frozenset[str]:
-    """Set view of a candidate list; cached for the long-lived vocabulary tuples."""
+    """Set view of a candidate list: the vocabulary's own (Names), else cached for long-lived tuples."""
+    known = getattr(candidates, "set", None)
+    if known is not None:
+        return known
     if not isinstance(candidates, tuple) or len(candidates) < 32:
         return frozenset(candidates)
     hit = _CANDIDATE_SETS.get(id(candidates))
@@ -164,7 +180,7 @@ def _filter_restriction(restriction: Node, candidates: Sequence[str]) -> tuple[l
 
 
 def _restriction_matches(node: Node, candidates: Sequence[str]) -> tuple[list[str], list[MatchProblem]]:
-    base = node.attrs.get("base", "")
+    base = node.get("base", "")
     if base.strip() and base != "xs:string":
         return [], [MatchProblem(303, node, base)]
     problems = []
@@ -180,31 +196,33 @@ def _restriction_matches(node: Node, candidates: Sequence[str]) -> tuple[list[st
     return matched or [], problems
 
 
-def _leaf_matches(node: Node, candidates: Sequence[str]) -> list[str]:
-    if node.name in ("simpleValue", "enumeration"):
-        value = node.content if node.name == "simpleValue" else node.attrs.get("value", "")
+def _leaf_matches(node: Node, name: str, candidates: Sequence[str]) -> list[str]:
+    if name in ("simpleValue", "enumeration"):
+        value = content(node) if name == "simpleValue" else node.get("value", "")
         return [value] if value in _candidate_set(candidates) else []
-    value = node.attrs.get("value", "")
-    if node.name == "pattern":
+    value = node.get("value", "")
+    if name == "pattern":
         return _pattern_hits(value, candidates)
     return [c for c in candidates if _length_ok(c, [value])]  # length
 
 
 def matcher_text(node: Node) -> str:
-    if node.name == "simpleValue":
-        return node.content
-    if node.name == "restriction":
+    name = local(node)
+    if name == "simpleValue":
+        return content(node)
+    if name == "restriction":
         return ",".join(discrete_values(node))
-    return node.attrs.get("value", "")
+    return node.get("value", "")
 
 
 def does_match(node: Node, candidates: Sequence[str]) -> tuple[list[str], list[MatchProblem]]:
     """IStringListMatcher.DoesMatch: the matching candidates and the problems to report."""
-    if node.name == "restriction":
+    name = local(node)
+    if name == "restriction":
         return _restriction_matches(node, candidates)
-    if node.name == "totalDigits":
+    if name == "totalDigits":
         return [], [MatchProblem(302, node, "use `length` instead")]
-    matches = _leaf_matches(node, candidates)
+    matches = _leaf_matches(node, name, candidates)
     return matches, ([] if matches else [MatchProblem(103, node, matcher_text(node))])
 
 
@@ -216,12 +234,13 @@ def try_match(node: Node, candidates: Sequence[str]) -> list[str]:
 
 def discrete_values(node: Node) -> list[str]:
     """IFiniteStringMatcher values: simpleValue text and enumeration values."""
-    if node.name == "simpleValue":
-        return [node.content]
-    if node.name == "enumeration":
-        return [node.attrs.get("value", "")]
-    if node.name == "restriction":
-        return [c.attrs.get("value", "") for c in node.children if c.name == "enumeration"]
+    name = local(node)
+    if name == "simpleValue":
+        return [content(node)]
+    if name == "enumeration":
+        return [node.get("value", "")]
+    if name == "restriction":
+        return [c.get("value", "") for c in node.iterchildren(ELEMENTS) if local(c) == "enumeration"]
     return []
 
 
@@ -233,12 +252,13 @@ def matches_prefix(node: Node, prefix: str) -> bool:
 def is_null_or_empty(value: Node | None) -> bool:
     """IdsSimpleValue.IsNullOrEmpty: no value, an empty simpleValue, or a string restriction
     that accepts the empty string."""
-    if value is None or not value.children:
+    first = None if value is None else next(value.iterchildren(ELEMENTS), None)
+    if first is None:
         return True
-    first = value.children[0]
-    if first.name == "simpleValue":
-        return first.content == ""
-    if first.name == "restriction" and first.attrs.get("base", "") in ("", "xs:string"):
+    name = local(first)
+    if name == "simpleValue":
+        return content(first) == ""
+    if name == "restriction" and first.get("base", "") in ("", "xs:string"):
         matched, has_groups = _filter_restriction(first, [""])
         return bool(has_groups and matched)
     return False

@@ -27,7 +27,7 @@ from itertools import islice
 
 from lxml import etree
 
-from .tree import attribute_items
+from idsbench.xmlparse import attribute_items
 
 IDS_NS = "http://standards.buildingsmart.org/IDS"
 XS_NS = "http://www.w3.org/2001/XMLSchema"
@@ -155,6 +155,24 @@ def _outside_fast_subset(root: etree._Element) -> bool:
     return False
 
 
+_PREFIXED_NAME = re.compile(rb":[^\s=<>\"'/:]*\s*=")
+
+
+def _inside_fast_subset_lexically(root: etree._Element, data: bytes) -> bool:
+    """True when the source shows no prefixed attribute but namespace declarations and the root's
+    xsi:schemaLocation (False: unsure, the tree is looked at). `data` in an ASCII-compatible encoding."""
+    seen = 0
+    for match in _PREFIXED_NAME.finditer(data):
+        begin = start = match.start()
+        while begin > 0 and data[begin - 1] not in b" \t\r\n<":
+            begin -= 1
+        if data[begin:start] != b"xmlns":
+            seen += 1
+            if seen > 1:
+                return False
+    return seen == 0 or root.get(_XSI_SCHEMA_LOCATION) is not None
+
+
 def _libxml2_issues(schema: etree.XMLSchema, root: etree._Element) -> list[XsdIssue] | None:
     """Issues found by libxml2, or None when they must be confirmed by xmlschema."""
     if schema.validate(root):
@@ -227,13 +245,14 @@ def reference_issues(root: etree._Element, version: str = "1.0", copy: bool | No
     return issues
 
 
-def xsd_issues(root: etree._Element, version: str = "1.0") -> list[XsdIssue]:
+def xsd_issues(root: etree._Element, version: str = "1.0", source: bytes | None = None) -> list[XsdIssue]:
     """XSD issues of a parsed IDS tree; a root outside the IDS namespace only gets warnings,
-    as .NET's validating reader reports elements it has no schema for."""
+    as .NET's validating reader reports elements it has no schema for. `source`: the document's
+    bytes when their encoding is ASCII-compatible (a cheaper look for namespaced attributes)."""
     if etree.QName(root).namespace != IDS_NS:
         return [XsdIssue(f"Could not find schema information for the element '{root.tag}'.",
                          root.sourceline, warning=True)]
-    if not _outside_fast_subset(root):
+    if (source is not None and _inside_fast_subset_lexically(root, source)) or not _outside_fast_subset(root):
         issues = _libxml2_issues(fast_schema(version), root)
         if issues is not None:
             return issues

@@ -11,6 +11,7 @@ import sys
 import pytest
 from lxml import etree
 
+from idsbench import xmlparse
 from idsbench.audit import PROFILES, audit, xsd
 from idsbench.audit.cli import configure_parser, run
 from idsbench.audit.result import Status, parse_status, status_text
@@ -124,14 +125,23 @@ def test_xxe_and_doctype_verdicts():
     assert audit(HOSTILE["depth_10000"]).status & Status.IDS_STRUCTURE_ERROR
 
 
-def test_fifty_megabytes_are_refused_before_parsing(monkeypatch):
-    def no_parse(*args):
-        raise AssertionError("an oversized document was parsed")
+BIG = OK.replace("<title>t</title>", "<title>" + "x" * (50 * 1024 * 1024) + "</title>")
 
-    monkeypatch.setattr(sys.modules["idsbench.audit"], "parse_document", no_parse)
-    big = OK.replace("<title>t</title>", "<title>" + "x" * (50 * 1024 * 1024) + "</title>")
-    result = audit(big)
-    assert result.status == Status.UNHANDLED_ERROR and "not audited" in result.findings[0].message
+
+@pytest.mark.parametrize("document,status", [
+    (BIG, Status.UNHANDLED_ERROR),  # over the size bound: not audited
+    (BIG.replace("IDS/1.0/ids.xsd", "IDS/ids.xsd"), Status.IDS_STRUCTURE_ERROR),  # the tool's probe rejects it
+    (BIG.replace("<ids ", "<idsx ", 1).replace("</ids>", "</idsx>"), Status.NOT_IMPLEMENTED_ERROR),
+], ids=["too-large", "bad-schema-location", "not-ids"])
+def test_big_documents_are_probed_up_to_their_root_tag_only(monkeypatch, document, status):
+    """The version probe reads up to the root start tag, before the size bound or any full parse, so a
+    50 MB file gets the tool's status from its first few kilobytes."""
+    fed = []
+    feed = xmlparse._Pull.feed
+    monkeypatch.setattr(xmlparse._Pull, "feed", lambda self, size: fed.append(size) or feed(self, size))
+    monkeypatch.setattr(xmlparse._Pull, "read_rest", lambda self: pytest.fail("the whole document was read"))
+    result = audit(document)
+    assert result.status == status and fed and all(size is not None and size <= 4096 for size in fed)
 
 
 # -- the libxml2 fast path gives xmlschema's verdicts --------------------------------------
