@@ -6,37 +6,58 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import partial
 
-from idsbench.audit import audit
+from idsbench.audit import run_audit
 from idsbench.audit.profiles import DEFAULT_PROFILE, get_profile
+from idsbench.audit.result import status_text
 from idsbench.example import AuditSummary, Auditor, ExampleResult, Reference
 from idsbench.extract import extract_candidate
-from idsbench.facets.counts import failed, score_documents
+from idsbench.facets.counts import failed, score_parsed
 from idsbench.isolation import DEFAULT_TIME_LIMIT, evaluate_isolated
 from idsbench.report.aggregate import GroupScore, breakdown, summarize
 from idsbench.report.signature import data_hash, signature
 from idsbench.report.table import format_table, summary_document
+from idsbench.xmlparse import Candidate
+
+
+class ProfileAuditor:
+    """Stage 1 under one profile: called with a candidate's text, or (`audit_candidate`) with the
+    candidate already being read for Stage 2, so that both stages share one parse. The summary keeps
+    the status and the codes; no finding is written."""
+
+    def __init__(self, profile: str = DEFAULT_PROFILE):
+        get_profile(profile)  # an unknown profile raises ValueError now
+        self.profile = profile
+
+    def __call__(self, candidate: str) -> AuditSummary:
+        return self.audit_candidate(Candidate(candidate))
+
+    def audit_candidate(self, candidate: Candidate) -> AuditSummary:
+        run = run_audit(candidate.text, self.profile, reader=candidate.reader)
+        status = int(run.ctx.status)
+        return AuditSummary(status, status_text(status), run.codes())
 
 
 def make_auditor(profile: str = DEFAULT_PROFILE) -> Auditor:
     """Stage 1 as a function of the candidate text (an unknown profile raises ValueError now)."""
-    get_profile(profile)
-
-    def run(candidate: str) -> AuditSummary:
-        result = audit(candidate, profile)
-        codes = sorted({f.code for f in result.findings if f.code is not None})
-        return AuditSummary(result.status, result.status_text, tuple(codes))
-
-    return run
+    return ProfileAuditor(profile)
 
 
 def evaluate_one(raw: str | None, reference: Reference, auditor: Auditor | None = None) -> ExampleResult:
-    """Score one raw model output. A failed generation (None or empty) scores 0 everywhere."""
+    """Score one raw model output. A failed generation (None or empty) scores 0 everywhere.
+
+    The candidate is parsed once for both stages when `auditor` comes from `make_auditor`; any other
+    callable auditor is given the candidate's text."""
     candidate = extract_candidate(raw) if raw else ""
     if not candidate:
         summary = None if auditor is None else AuditSummary(None, "EmptyOutput")
         return ExampleResult(reference.id, reference.metadata, failed("empty output"), summary, "empty output")
-    summary = None if auditor is None else auditor(candidate)
-    return ExampleResult(reference.id, reference.metadata, score_documents(candidate, reference.gold), summary)
+    document = Candidate(candidate)
+    if auditor is None:
+        summary = None
+    else:
+        shared = getattr(auditor, "audit_candidate", None)
+        summary = shared(document) if shared is not None else auditor(candidate)
+    return ExampleResult(reference.id, reference.metadata, score_parsed(document.stage2(), reference.gold), summary)
 
 
 @dataclass(frozen=True)

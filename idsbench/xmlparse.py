@@ -12,9 +12,10 @@ A candidate document is parsed once (`Candidate`) and both stages read that pars
   fetched. The libxml2 tree gives the same elements, attributes and texts wherever both parsers accept
   the document, once comment and PI nodes are skipped and text is joined across them
   (facets/blocks.py reads it that way). Where they could differ, Stage 2 parses again with ElementTree
-  itself (`parse_xml`): a DOCTYPE (entities), a declared encoding other than UTF-8, non-ASCII names
-  (libxml2 follows XML 1.0 fifth edition, expat the fourth), a text that is not valid UTF-8, and any
-  document libxml2 refuses (so that the error, or the tree expat still builds, is the scorer's).
+  itself (`parse_xml`): a DOCTYPE (entities), a declared encoding other than UTF-8, a text that is not
+  valid UTF-8, any document libxml2 refuses (so that the error, or the tree expat still builds, is the
+  scorer's) and a non-ASCII document that expat refuses (libxml2 takes names by XML 1.0 fifth
+  edition, expat by the fourth; expat is asked, without building a tree).
 
 `parse_xml` adds what a service scoring untrusted output needs: a size bound checked before parsing,
 expat's billion-laughs protection, no external entity or DTD, and depth and element-count bounds
@@ -27,6 +28,7 @@ from __future__ import annotations
 import re
 import threading
 import xml.etree.ElementTree as ET
+from xml.parsers import expat
 from dataclasses import dataclass
 
 from lxml import etree
@@ -41,9 +43,6 @@ _XSI_SCHEMA_LOCATION = "{http://www.w3.org/2001/XMLSchema-instance}schemaLocatio
 _LXML_OPTIONS = dict(no_network=True, load_dtd=False, resolve_entities=False, dtd_validation=False,
                      huge_tree=False, remove_comments=False, remove_pis=False, strip_cdata=True)
 _DECLARED_ENCODING = re.compile(rb"<\?xml[^>]*?\sencoding\s*=\s*[\"']([^\"']*)[\"']")
-# A non-ASCII byte inside an element, PI or attribute name (or something that looks like one).
-_NON_ASCII_NAME = re.compile(rb"<\??[^\x00-\x20/>!?\"'=<]*[\x80-\xff]"
-                             rb"|[\x00-\x20][^\x00-\x20=<>\"'/]*[\x80-\xff][^\x00-\x20=<>\"'/]*[\x00-\x20]*=")
 _MANY_ATTRIBUTES = 64
 _ALL_ATTRIBUTES = etree.XPath("@*")
 
@@ -295,6 +294,16 @@ class IdsReader:
 
 
 # -- one parse for both stages -------------------------------------------------------------------
+def _expat_accepts(data: bytes) -> bool:
+    """ElementTree's parser (expat, with namespaces) reads the document without an error."""
+    parser = expat.ParserCreate(None, "}")
+    try:
+        parser.Parse(data, True)
+    except expat.ExpatError:
+        return False
+    return True
+
+
 class Candidate:
     """A candidate document (the text extracted from a model output), parsed once for both stages."""
 
@@ -326,6 +335,6 @@ class Candidate:
         declared = _DECLARED_ENCODING.match(data, 0, 200)
         if declared is not None and declared.group(1).lower() != b"utf-8":
             return None
-        if not data.isascii() and _NON_ASCII_NAME.search(data):
+        if not data.isascii() and not _expat_accepts(data):
             return None
         return read.root

@@ -64,7 +64,9 @@ class Run:
         return AuditResult(int(self.ctx.status), found, self.ctx.profile.name)
 
     def codes(self) -> tuple[int, ...]:
-        return tuple(sorted({i.rule for i in self.ctx.issues if isinstance(i.rule, int)}))
+        """The codes of the findings, sorted, without writing them."""
+        issues = self.ctx.issues if self.stopped is None else ordered(self.ctx.issues, self.root, self.stopped)
+        return tuple(sorted({i.rule for i in issues if isinstance(i.rule, int)}))
 
 
 def _probe(ctx: AuditContext, head: IdsRead, custom_xsd: bool, data: bytes) -> str | None:

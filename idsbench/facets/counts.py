@@ -1,13 +1,19 @@
-"""Stage 2, part 3: per-example facet counts and precision/recall/F1 (docs/facet-scorer.md §4)."""
+"""Stage 2, part 3: per-example facet counts and precision/recall/F1 (docs/facet-scorer.md §4).
+
+`score_documents(candidate, gold)` is the entry point; `score_parsed` scores a candidate already
+parsed (the pipeline's one parse, shared with the audit). The gold's blocks are computed once per
+gold document (`gold_blocks`, see idsbench/goldside.py) and reused by every prediction scored
+against it."""
 from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
 
-from idsbench.xmlparse import parse_xml
+from idsbench.goldside import per_gold
+from idsbench.xmlparse import Candidate, Parsed, parse_xml
 
 from .blocks import SpecBlocks, document_blocks
-from .pairing import pair_specifications
+from .pairing import Rows, pair_rows
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,13 +31,23 @@ class FacetScore:
     error: str | None = None
 
 
+@dataclass(frozen=True)
+class GoldBlocks:
+    """A gold document's blocks, or why it could not be parsed."""
+
+    blocks: list[SpecBlocks]
+    error: str | None = None
+
+
 def failed(error: str) -> FacetScore:
     return FacetScore(0, 0, 0, 0.0, 0.0, 0.0, error=error)
 
 
 def overlap(a: Counter, b: Counter) -> int:
     """Size of the multiset intersection."""
-    return sum((a & b).values())
+    if len(b) < len(a):
+        a, b = b, a
+    return sum(min(count, b[block]) for block, count in a.items() if block in b)
 
 
 def ratios(matched: int, pred_total: int, gold_total: int) -> tuple[float, float, float]:
@@ -41,31 +57,59 @@ def ratios(matched: int, pred_total: int, gold_total: int) -> tuple[float, float
     return precision, recall, f1
 
 
+def weight_rows(gold: list[SpecBlocks], pred: list[SpecBlocks]) -> Rows:
+    """w(g, p) = |core(g) ∩ core(p)| for the pairs that share a block (through an index from each
+    block to the predicted specifications holding it: near linear, where a full matrix of
+    thousands of specifications is quadratic)."""
+    index: dict[tuple, list[tuple[int, int]]] = {}
+    for j, p in enumerate(pred):
+        for block, count in p.core.items():
+            index.setdefault(block, []).append((j, count))
+    rows: Rows = []
+    for g in gold:
+        row: dict[int, int] = {}
+        for block, count in g.core.items():
+            for j, theirs in index.get(block, ()):
+                row[j] = row.get(j, 0) + (count if count < theirs else theirs)
+        rows.append(row)
+    return rows
+
+
 def score_blocks(pred: list[SpecBlocks], gold: list[SpecBlocks]) -> FacetScore:
     """Pair specifications and count matched / predicted / gold full blocks."""
-    weights = [[overlap(g.core, p.core) for p in pred] for g in gold]
-    pairs = pair_specifications(weights, len(pred))
+    pairs = pair_rows(weight_rows(gold, pred), len(pred))
     matched = pred_total = gold_total = 0
     for i, g in enumerate(gold):
-        gold_total += sum(g.full.values())
+        gold_total += g.size
         if i in pairs:
-            p = pred[pairs[i]].full
-            matched += overlap(g.full, p)
-            pred_total += sum(p.values())
+            p = pred[pairs[i]]
+            matched += overlap(g.full, p.full)
+            pred_total += p.size
     paired = set(pairs.values())
-    pred_total += sum(sum(p.full.values()) for j, p in enumerate(pred) if j not in paired)
+    pred_total += sum(p.size for j, p in enumerate(pred) if j not in paired)
     return FacetScore(matched, pred_total, gold_total, *ratios(matched, pred_total, gold_total),
                       pred_specs=len(pred), gold_specs=len(gold))
+
+
+@per_gold
+def gold_blocks(gold: str) -> GoldBlocks:
+    """The gold's blocks, parsed as the published scorer parses it (once per gold document)."""
+    parsed = parse_xml(gold)
+    return GoldBlocks(document_blocks(parsed.root)) if parsed.ok else GoldBlocks([], parsed.error)
+
+
+def score_parsed(candidate: Parsed, gold: str) -> FacetScore:
+    """Stage 2 on a parsed candidate (xmlparse.Candidate.stage2) and a gold IDS document."""
+    if not candidate.ok:
+        return failed(f"prediction: {candidate.error}")
+    reference = gold_blocks(gold)
+    if reference.error is not None:
+        return failed(f"gold: {reference.error}")
+    return score_blocks(document_blocks(candidate.root), reference.blocks)
 
 
 def score_documents(candidate: str, gold: str) -> FacetScore:
     """Stage 2 on an extracted candidate document and a gold IDS document."""
     if not candidate:
         return failed("empty output")
-    parsed_pred = parse_xml(candidate)
-    if not parsed_pred.ok:
-        return failed(f"prediction: {parsed_pred.error}")
-    parsed_gold = parse_xml(gold)
-    if not parsed_gold.ok:
-        return failed(f"gold: {parsed_gold.error}")
-    return score_blocks(document_blocks(parsed_pred.root), document_blocks(parsed_gold.root))
+    return score_parsed(Candidate(candidate).stage2(), gold)

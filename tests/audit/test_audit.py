@@ -227,3 +227,45 @@ def test_one_306_per_invalid_ifc_version_value(version):
     """libxml2 reports a bad list item twice (the item, then the list); the validator once."""
     codes = audit(ids(spec(WALL, version=version))).codes
     assert codes.count(306) == 1 and 107 in codes
+
+
+# -- CDATA, as the validator's reader delivers it ---------------------------------------------------
+@pytest.mark.parametrize("profile", PROFILES)
+def test_cdata_sets_no_content(profile):
+    """Only text nodes set an element's content in the validator (Audit.cs, both versions); a CDATA
+    section is a node of its own. The XSD still sees the section's text."""
+    def named(text: str) -> str:
+        return ids(spec(entity(f"<simpleValue>{text}</simpleValue>")))
+
+    assert audit(named("<![CDATA[IFCWALL]]>"), profile).codes == (103,)
+    assert audit(named("IFCWALL<![CDATA[ignored]]>"), profile).status == 0
+    assert audit(named("<![CDATA[x\n\n]]>IFCWALL"), profile).status == 0
+    assert audit(named("<!-- <![CDATA[ -->IFCWALL"), profile).status == 0
+
+
+def test_cdata_keeps_lines_and_stage2_reads_it_as_text():
+    gold = ids(spec(entity("IFCWALL")))
+    text = gold.replace("<title>t</title>", "<title><![CDATA[a\nb\nc]]></title>").replace("IFCWALL", "IfcWall")
+    line = next(f.line for f in audit(text).findings if f.code == 103)
+    assert line == next(f.line for f in audit(gold.replace("<title>t</title>", "<title>a\nb\nc</title>")
+                                               .replace("IFCWALL", "IfcWall")).findings if f.code == 103)
+    from idsbench.facets.counts import score_documents
+    assert score_documents(gold.replace(">IFCWALL<", "><![CDATA[IFCWALL]]><"), gold).f1 == 1.0
+
+
+# -- the fast recognition of clean facets gives the full checks' results ----------------------------
+def test_clean_facets_fast_path_equals_the_full_checks(monkeypatch):
+    from idsbench.audit import clean
+    from idsbench.extract import extract_candidate
+    from idsbench.records import load_references
+    from idsbench.synthetic.corpus import synthetic_corpus
+
+    golds = [r.gold for r in load_references()]
+    documents = golds + [extract_candidate(o.text) for o in synthetic_corpus(golds)][::4]
+    documents += [d for rule in RULES.values() if rule.failing for d in (rule.failing(), rule.passing())
+                  if len(d) < 100_000]
+    for profile in PROFILES:
+        fast = [audit(d, profile) for d in documents]
+        monkeypatch.setattr(clean, "ENABLED", False)
+        assert [audit(d, profile) for d in documents] == fast
+        monkeypatch.setattr(clean, "ENABLED", True)
