@@ -10,7 +10,9 @@ timeouts, and facet scores 0). A worker that dies (a crash, the OOM killer) is h
 way. Results come back in input order, whatever the order in which workers finish.
 
 Each worker holds up to PIPELINE tasks, so that it starts the next example as soon as it sends a
-result, without waiting a round trip for the parent (0.2-0.8 ms an example). The deadline runs
+result, without waiting a round trip for the parent (0.2-0.8 ms an example). A task carries the
+output and its reference's index: a worker is sent each reference (its gold document and metadata)
+once, and keeps it, with whatever it computed once for that gold (idsbench/goldside.py). The deadline runs
 from the moment the parent knows the example started: when it was sent to an idle worker, or when
 the result of the one before it arrived (so an example gets at least its time limit).
 
@@ -35,6 +37,7 @@ from idsbench.facets.counts import failed
 DEFAULT_TIME_LIMIT = 60.0
 PIPELINE = 2  # tasks in flight per worker
 Task = tuple[int, "str | None", Reference]
+_REFERENCE = "reference"  # a message that gives a worker a reference: (_REFERENCE, index, reference)
 Evaluate = Callable[["str | None", Reference, "Auditor | None"], ExampleResult]
 # A minimal IDS naming all three IFC schemas: auditing it loads what the workers will need.
 WARM_UP_DOCUMENT = (
@@ -59,8 +62,13 @@ def _serve(conn: Connection, make_auditor: Callable[[], Auditor] | None, evaluat
     """Worker loop: score each task received, until None (or until the parent is gone)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     auditor = make_auditor() if make_auditor else None
-    while (task := _receive(conn)) is not None:
-        index, raw, reference = task
+    references: dict[int, Reference] = {}
+    while (message := _receive(conn)) is not None:
+        if message[0] == _REFERENCE:
+            references[message[1]] = message[2]
+            continue
+        index, raw, number = message
+        reference = references[number]
         try:
             result = evaluate(raw, reference, auditor)
         except Exception as exc:  # noqa: BLE001 - a scorer bug must not take the batch down
@@ -86,12 +94,18 @@ class _Worker:
     conn: Connection
     tasks: deque = field(default_factory=deque)  # in flight, in order; the first is being scored
     deadline: float = 0.0  # of the first
+    known: set = field(default_factory=set)  # indexes of the references it was sent
 
-    def give(self, task: Task, time_limit: float) -> None:
+    def give(self, task: Task, number: int, time_limit: float) -> None:
+        """Send a task; its reference is sent first if this worker has not had it (`number`: its index)."""
+        index, raw, reference = task
         if not self.tasks:
             self.deadline = time.monotonic() + time_limit
-        self.tasks.append(task)
-        self.conn.send(task)
+        self.tasks.append(task)  # before sending: if the worker is gone, its replacement gets it
+        if number not in self.known:
+            self.known.add(number)
+            self.conn.send((_REFERENCE, number, reference))
+        self.conn.send((index, raw, number))
 
     def done(self, time_limit: float) -> None:
         """The first task's result arrived: the next one has started."""
@@ -124,6 +138,8 @@ class WorkerPool:
         self.context = multiprocessing.get_context(method or start_method())
         if self.context.get_start_method() == "fork" and make_auditor is not None:
             make_auditor()(WARM_UP_DOCUMENT)  # forked workers inherit the warmed caches
+        self.numbers: dict[int, int] = {}  # id(reference) -> its index, for the references seen
+        self.seen: list[Reference] = []  # keeps them alive (their ids stay theirs)
         self.workers = [self._start() for _ in range(workers)]
 
     def _start(self) -> _Worker:
@@ -138,12 +154,19 @@ class WorkerPool:
         worker.stop(force=True)
         fresh = self.workers[self.workers.index(worker)] = self._start()
         for task in tasks:
-            fresh.give(task, self.time_limit)
+            fresh.give(task, self._number(task[2]), self.time_limit)
         return fresh
+
+    def _number(self, reference: Reference) -> int:
+        number = self.numbers.get(id(reference))
+        if number is None:
+            number = self.numbers[id(reference)] = len(self.seen)
+            self.seen.append(reference)
+        return number
 
     def _give(self, worker: _Worker, task: Task) -> None:
         try:
-            worker.give(task, self.time_limit)
+            worker.give(task, self._number(task[2]), self.time_limit)
         except OSError:  # it died while idle (the OOM killer, say): a fresh one takes its tasks
             self._replace(worker, worker.tasks)
 

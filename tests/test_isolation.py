@@ -143,3 +143,23 @@ def test_a_worker_that_died_while_idle_is_replaced():
         pool.workers[0].process.join()
         results = list(pool.imap(pairs))
     assert [r.facets.f1 for r in results] == [1.0] * 5 and [r.id for r in results] == [r.id for _, r in pairs]
+
+
+def test_tasks_carry_the_reference_index_and_each_worker_gets_a_reference_once(monkeypatch):
+    """A task is (index, output, reference number): the gold goes to each worker once, not with every task."""
+    from idsbench import isolation
+
+    sent = []
+    give = isolation._Worker.give
+
+    def recording(self, task, number, time_limit):
+        before = len(self.known)
+        give(self, task, number, time_limit)
+        sent.append((id(self), number, len(self.known) > before))
+
+    monkeypatch.setattr(isolation._Worker, "give", recording)
+    refs = [REFERENCES[0], REFERENCES[1]] * 10
+    pooled = list(evaluate_isolated(zip([r.gold for r in refs], refs), make_auditor, evaluate_one, workers=2))
+    assert pooled == [evaluate_one(r.gold, r, make_auditor()) for r in refs]
+    first_sends = [(worker, number) for worker, number, new in sent if new]
+    assert len(first_sends) == len(set(first_sends)) <= 4 and len(sent) == 20
