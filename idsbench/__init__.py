@@ -15,12 +15,28 @@ audit. The harness, the leaderboard, the dataset tooling and the command line (c
 """
 __version__ = "0.1.0"
 
-from idsbench.audit.profiles import DEFAULT_PROFILE, PROFILES
-from idsbench.example import AuditSummary, ExampleResult, Reference
-from idsbench.facets.counts import FacetScore, score_documents
-from idsbench.pipeline import ScoreRun, evaluate_one, evaluate_stream, make_auditor, score
-from idsbench.records import InputError, load_predictions, load_references
+import importlib
 
-__all__ = ["AuditSummary", "DEFAULT_PROFILE", "ExampleResult", "FacetScore", "InputError", "PROFILES", "Reference",
-           "ScoreRun", "__version__", "evaluate_one", "evaluate_stream", "load_predictions",
-           "load_references", "make_auditor", "score", "score_documents"]
+# The public names, imported when first used: `import idsbench.audit` for an audit loads the audit
+# alone, not the run machinery (the time from `import` to a first audit is part of the product).
+_EXPORTS = {
+    "DEFAULT_PROFILE": "idsbench.audit.profiles", "PROFILES": "idsbench.audit.profiles",
+    "AuditSummary": "idsbench.example", "ExampleResult": "idsbench.example", "Reference": "idsbench.example",
+    "FacetScore": "idsbench.facets.counts", "score_documents": "idsbench.facets.counts",
+    "ScoreRun": "idsbench.pipeline", "evaluate_one": "idsbench.pipeline", "evaluate_stream": "idsbench.pipeline",
+    "make_auditor": "idsbench.pipeline", "score": "idsbench.pipeline",
+    "InputError": "idsbench.records", "load_predictions": "idsbench.records", "load_references": "idsbench.records",
+}
+__all__ = sorted([*_EXPORTS, "__version__"])
+
+
+def __getattr__(name: str):
+    if name not in _EXPORTS:
+        raise AttributeError(f"module 'idsbench' has no attribute {name!r}")
+    value = getattr(importlib.import_module(_EXPORTS[name]), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_EXPORTS])

@@ -36,7 +36,8 @@ from lxml import etree
 MAX_BYTES = 20 * 1024 * 1024
 MAX_DEPTH = 256
 MAX_ELEMENTS = 200_000  # Stage 2 and the audit alike
-WHOLE_PARSE_BYTES = 512 * 1024  # below this a document is parsed in one call: it cannot hold MAX_ELEMENTS nodes
+WHOLE_PARSE_BYTES = MAX_BYTES  # up to this size, a document that cannot hold MAX_ELEMENTS nodes is parsed in one call
+_BOMS = (b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")
 _CHUNK = 1 << 16
 _PROBE_CHUNK = 4096
 _XSI_SCHEMA_LOCATION = "{http://www.w3.org/2001/XMLSchema-instance}schemaLocation"
@@ -224,11 +225,12 @@ class IdsReader:
     """Reads a document as the validator does: `probe()` up to the root start tag (its XmlReader
     with DtdProcessing.Prohibit stops there), `read()` the whole document.
 
-    A document under WHOLE_PARSE_BYTES is parsed in one call (the same libxml2 parse, done at once);
-    when that fails, or for larger documents, it is read chunk by chunk, which stops at the root start
-    tag for the probe, keeps what was read before a well-formedness error (the validator's single pass
-    has audited it by then) and stops after MAX_ELEMENTS elements, so ten megabytes of `<a/>` never
-    become 2.6 million element proxies (11 s and 1.1 GB)."""
+    A document that cannot hold more than MAX_ELEMENTS nodes (each begins with a `<`, so fewer of
+    those will do) is parsed in one call (the same libxml2 parse, done at once); when that fails, or
+    for other documents, it is read chunk by chunk, which stops at the root start tag for the probe,
+    keeps what was read before a well-formedness error (the validator's single pass has audited it by
+    then) and stops after MAX_ELEMENTS elements, so ten megabytes of `<a/>` never become 2.6 million
+    element proxies (11 s and 1.1 GB)."""
 
     def __init__(self, data: bytes, encoding: str | None = None):
         self.data, self.encoding = data, encoding
@@ -241,11 +243,21 @@ class IdsReader:
         With a `limit`, None when the root start tag does not end within that many bytes (a
         start tag of millions of attributes is not read to find a schemaLocation)."""
         if self._head is None:
-            if len(self.data) <= WHOLE_PARSE_BYTES and self._parse_whole():
+            if limit is None and self.small() and self._parse_whole():
                 self._head = self._whole
             else:
                 self._head = self._probe_pull(limit)
         return self._head
+
+    def small(self) -> bool:
+        """Too small to hold more than MAX_ELEMENTS nodes: a quarter of its bytes, or its `<` bytes
+        when it starts with one (or with a byte-order mark: `<` is that byte in every such encoding)."""
+        data = self.data
+        if len(data) // 4 <= MAX_ELEMENTS:
+            return True
+        if len(data) > WHOLE_PARSE_BYTES or not (data.lstrip()[:1] == b"<" or data.startswith(_BOMS)):
+            return False
+        return data.count(b"<") <= MAX_ELEMENTS
 
     def read(self) -> IdsRead:
         """The whole document (after a DOCTYPE or an error before the root: the probe's answer)."""
@@ -256,7 +268,7 @@ class IdsReader:
 
     @property
     def whole(self) -> bool:
-        """The document was parsed in one call (it is under WHOLE_PARSE_BYTES and well-formed)."""
+        """The document was parsed in one call (it is small and well-formed)."""
         return self._whole is not None and self._pull is None
 
     def _parse_whole(self) -> bool:
@@ -327,7 +339,7 @@ class Candidate:
         data = self.data
         if not self._utf8 or data.startswith(b"\xef\xbb\xbf") or len(data) > MAX_BYTES:
             return None
-        if self.reader._whole is None and len(data) > WHOLE_PARSE_BYTES:
+        if self.reader._whole is None and not self.reader.small():
             return None  # not read whole by the audit: ElementTree reads it as fast
         read = self.reader.read()
         if not read.complete:

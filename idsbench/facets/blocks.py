@@ -73,9 +73,16 @@ def local_name(tag: Any) -> str:
 
 
 class Form(dict):
-    """C(e) as a dict, with its canonical JSON text (`json`), assembled once."""
+    """A value's C(e), with its canonical JSON text (`json`) assembled once. Only the forms a value
+    holds carry it, not the forms nested in them: a deep chain would keep one text per level."""
 
     __slots__ = ("json",)
+
+    @classmethod
+    def of(cls, keyed: tuple[dict, str]) -> Form:
+        form = cls(keyed[0])
+        form.json = keyed[1]
+        return form
 
 
 Element = ET.Element | etree._Element
@@ -144,9 +151,9 @@ def _keyed_form(element: Element) -> tuple[dict, str]:
     keyed = sorted((_keyed_form(sub) for sub in children(element)), key=lambda pair: pair[1])
     attrib = {key: value.strip() for key, value in _attributes(element)}
     tag, text = local_name(element.tag), _stripped(text_of(element))
-    form = Form(tag=tag, attrib=attrib, text=text, children=[f for f, _ in keyed])
-    form.json = key = (f'{{"attrib":{canonical(attrib)},"children":[{",".join(k for _, k in keyed)}],'
-                       f'"tag":{canonical(tag)},"text":{canonical(text)}}}')
+    form = {"tag": tag, "attrib": attrib, "text": text, "children": [f for f, _ in keyed]}
+    key = (f'{{"attrib":{canonical(attrib)},"children":[{",".join(k for _, k in keyed)}],'
+           f'"tag":{canonical(tag)},"text":{canonical(text)}}}')
     return form, key
 
 
@@ -156,7 +163,7 @@ def element_form(element: Element) -> dict:
 
 
 def _sorted_forms(elements: list[Element]) -> list[dict]:
-    return [form for form, _ in sorted((_keyed_form(e) for e in elements), key=lambda pair: pair[1])]
+    return [Form.of(pair) for pair in sorted((_keyed_form(e) for e in elements), key=lambda pair: pair[1])]
 
 
 def _simple_values(elements: list[Element], upper: bool) -> str | list[str] | None:
@@ -184,7 +191,7 @@ def value_of(element: Element | None, upper: bool = False) -> Any:
     if simple:
         return _simple_values(found, upper)
     if len(found) == 1:
-        return element_form(found[0])
+        return Form.of(_keyed_form(found[0]))
     return _sorted_forms(found)
 
 

@@ -61,16 +61,24 @@ def weight_rows(gold: list[SpecBlocks], pred: list[SpecBlocks]) -> Rows:
     """w(g, p) = |core(g) ∩ core(p)| for the pairs that share a block (through an index from each
     block to the predicted specifications holding it: near linear, where a full matrix of
     thousands of specifications is quadratic)."""
-    index: dict[tuple, list[tuple[int, int]]] = {}
+    holders: dict[tuple, list[int]] = {}  # block -> predicted specs holding it (once each)
+    repeated: dict[tuple, list[tuple[int, int]]] = {}  # block -> (spec, count) where a spec holds it twice or more
     for j, p in enumerate(pred):
         for block, count in p.core.items():
-            index.setdefault(block, []).append((j, count))
+            holders.setdefault(block, []).append(j)
+            if count > 1:
+                repeated.setdefault(block, []).append((j, count))
     rows: Rows = []
     for g in gold:
-        row: dict[int, int] = {}
+        row: Counter = Counter()
         for block, count in g.core.items():
-            for j, theirs in index.get(block, ()):
-                row[j] = row.get(j, 0) + (count if count < theirs else theirs)
+            found = holders.get(block)
+            if found is None:
+                continue
+            row.update(found)  # min(count, theirs) is 1 for each holder...
+            if count > 1:  # ...unless both hold the block more than once
+                for j, theirs in repeated.get(block, ()):
+                    row[j] += min(count, theirs) - 1
         rows.append(row)
     return rows
 

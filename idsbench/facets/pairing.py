@@ -99,12 +99,15 @@ def greedy_rows(rows: Rows, n_pred: int) -> Pairs:
                   reverse=True)  # one integer per pair orders as (w, i, j)
     pairs: Pairs = {}
     taken: set[int] = set()
+    most = min(n_gold, n_pred)
     for key in keys:
         rest, j = divmod(key, n_pred)
         i = rest % n_gold
         if i not in pairs and j not in taken:
             pairs[i] = j
             taken.add(j)
+            if len(pairs) == most:
+                break  # one side is all taken: no later pair can be
     return pairs
 
 

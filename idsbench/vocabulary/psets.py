@@ -10,6 +10,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Mapping
 
+from .cache import cached
 from .schema import concrete_descendants, schema_vocabulary
 
 VARIANTS = ("tool-1.0.96", "latest")
@@ -139,7 +140,11 @@ def _keep_1096(schema: str, tmpl: PsetTemplate) -> PsetTemplate | None:
 
 @lru_cache(maxsize=None)
 def property_sets(schema: str, variant: str = "tool-1.0.96") -> Mapping[str, PsetTemplate]:
-    """Standard property/quantity sets of a schema, by name."""
+    """Standard property/quantity sets of a schema, by name (kept on disk, see cache.py)."""
+    return cached(f"psets-{schema}-{variant}", lambda: _derive_property_sets(schema, variant))
+
+
+def _derive_property_sets(schema: str, variant: str) -> dict[str, PsetTemplate]:
     out: dict[str, PsetTemplate] = {}
     for tmpl in _raw_templates(schema):
         kept = _keep_1096(schema, tmpl) if variant == "tool-1.0.96" else tmpl

@@ -1,6 +1,7 @@
 """IFC vocabulary for the Stage 1 audit, derived from ifcopenshell's EXPRESS schemas.
 
-Built lazily once per schema and cached. Nothing here is copied from the audit tool's
+Built lazily once per schema, kept in memory and on disk (cache.py: ifcopenshell is imported only
+when the tables must be derived again). Nothing here is copied from the audit tool's
 tables: the rules below re-derive what the tool embeds (see docs/audit.md,
 "The IFC vocabulary") and `benchmarks/vocab_diff.py` measures the
 remaining differences.
@@ -10,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Mapping
+
+from .cache import cached
 
 SCHEMAS = ("IFC2X3", "IFC4", "IFC4X3_ADD2")
 
@@ -226,6 +229,10 @@ def _object_types(classes: Mapping[str, IfcClass]) -> dict[str, tuple[str, ...]]
 @lru_cache(maxsize=None)
 def schema_vocabulary(schema: str) -> SchemaVocabulary:
     """Entities, defined types, attributes and dataTypes of one IFC schema."""
+    return cached(f"schema-{schema}", lambda: _derive_vocabulary(schema))
+
+
+def _derive_vocabulary(schema: str) -> SchemaVocabulary:
     declarations = _wrapper_schema(schema).declarations()
     data_types = _data_types(declarations)
     classes = _classes(declarations)
@@ -290,17 +297,31 @@ def _union_concrete(schema: str, roots: tuple[str, ...]) -> frozenset[str]:
 @lru_cache(maxsize=None)
 def material_classes(schema: str) -> frozenset[str]:
     """Type filter of a required material facet (classes a material can be associated to)."""
-    return _union_concrete(schema, _related_object_roots(schema))
+    return _relations(schema)["material"]
 
 
 @lru_cache(maxsize=None)
 def classification_classes(schema: str) -> frozenset[str]:
     """Type filter of a classification facet: associated objects plus, from IFC4 on, the
     resource objects an IfcExternalReferenceRelationship can classify."""
+    return _relations(schema)["classification"]
+
+
+def _classification_roots(schema: str) -> tuple[str, ...]:
     roots = _related_object_roots(schema)
     if schema != "IFC2X3":
         roots = roots + select_members(schema, "IfcResourceObjectSelect")
-    return _union_concrete(schema, roots)
+    return roots
+
+
+@lru_cache(maxsize=None)
+def _relations(schema: str) -> dict:
+    """What the facets read from the schema's relation entities, derived once."""
+    return cached(f"relations-{schema}", lambda: {
+        "material": _union_concrete(schema, _related_object_roots(schema)),
+        "classification": _union_concrete(schema, _classification_roots(schema)),
+        "partof": {relation: _derive_partof(schema, relation) for relation in PARTOF_RELATIONS},
+    })
 
 
 # Relations an IDS partOf facet can name (IDS 1.0 `relations` enumeration, split).
@@ -316,11 +337,12 @@ def _attribute_entity(attr) -> str:
     return t.as_named_type().declared_type().name().upper()
 
 
-@lru_cache(maxsize=None)
 def partof_relation(schema: str, relation: str) -> tuple[str, str] | None:
     """(whole, part) entity names of a relation, read from its Relating*/Related* attributes."""
-    if relation not in PARTOF_RELATIONS:
-        return None
+    return _relations(schema)["partof"].get(relation)
+
+
+def _derive_partof(schema: str, relation: str) -> tuple[str, str]:
     decl = _wrapper_schema(schema).declaration_by_name(relation)
     attrs = {a.name(): a for a in decl.all_attributes()}
     whole = next(a for n, a in attrs.items() if n.startswith("Relating"))
