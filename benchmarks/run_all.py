@@ -1,7 +1,7 @@
-"""Every performance figure of the hardening work, in one run (~10 minutes with the 100k run).
+"""Every performance figure, in one run (~20 minutes with the 100k run).
 
-    python -m benchmarks.run_all            # throughput, parallel speed-up, scaling 1k..100k
-    python -m benchmarks.run_all --quick    # scaling to 10k only
+    python -m benchmarks.run_all            # speed, throughput, parallel speed-up, scaling 1k..100k
+    python -m benchmarks.run_all --quick    # speed with a quarter of the corpus in "before", scaling to 10k only
 
 The long fuzz run is separate: python -m benchmarks.fuzz --minutes 5
 """
@@ -11,7 +11,7 @@ import argparse
 import time
 
 
-from benchmarks import parallel, scaling, throughput
+from benchmarks import parallel, scaling, speed, throughput
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -19,7 +19,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="scaling to 10k predictions only")
     args = parser.parse_args(argv)
     sizes = ["1000", "10000"] + ([] if args.quick else ["100000"])
-    sections = [("throughput (Stage 1, Stage 2, ratios)", throughput.main, []),
+    sections = [("speed (audit vs its floor, now vs before and vs the published Stage 2, large files, "
+                 "specifications, start-up)", speed.main, ["--quick"] if args.quick else []),
+                ("throughput (Stage 1, Stage 2, ratios)", throughput.main, []),
                 ("parallel speed-up", parallel.main, []),
                 ("scaling of the streaming CLI", scaling.main, ["--sizes", *sizes])]
     for title, run, section_args in sections:

@@ -251,13 +251,10 @@ def _published(spec: str | None) -> tuple[str, Callable[[str, str], object]]:
 
         return "stand-in of the published Stage 2 (benchmarks/published_equivalent.py, not the published code)", \
             published_equivalent.score
-    import importlib.util
+    import runpy
 
     path, _, name = spec.rpartition(":")
-    module_spec = importlib.util.spec_from_file_location("published_scorer", path)
-    module = importlib.util.module_from_spec(module_spec)
-    module_spec.loader.exec_module(module)
-    return f"published Stage 2 ({path}, {name})", getattr(module, name)
+    return f"published Stage 2 ({path}, {name})", runpy.run_path(path, run_name="published_scorer")[name]
 
 
 def published_section(sets: dict, spec: str | None, repeat: int) -> None:
