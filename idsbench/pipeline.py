@@ -45,12 +45,14 @@ class ScoreRun:
     overall: GroupScore
     breakdowns: dict
     signature: str
+    of: int | None = None  # the number of examples in the data, when only a subset of them was scored
 
     def table(self) -> str:
-        return format_table(self.overall, self.breakdowns, self.signature)
+        return format_table(self.overall, self.breakdowns, self.signature, of=self.of)
 
     def summary(self, **provenance) -> dict:
-        return summary_document(self.overall, self.breakdowns, self.signature, **provenance)
+        document = summary_document(self.overall, self.breakdowns, self.signature, **provenance)
+        return document if self.of is None else {**document, "subset": {"n": self.overall.n, "of": self.of}}
 
 
 def evaluate_stream(

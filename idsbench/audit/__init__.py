@@ -36,7 +36,7 @@ def _finding(issue: Issue, locator: Locator | None) -> Finding:
     rule = rule_for(issue.rule)
     node = issue.node
     if node is None or locator is None:
-        return Finding(rule.code, rule.level, issue.message, "", issue.line, None)
+        return Finding(rule.code, rule.level, issue.message, "", issue.line, issue.column)
     return Finding(rule.code, rule.level, issue.message, locator.path(node), issue.line, locator.column(node))
 
 
@@ -61,7 +61,8 @@ def _probe(ctx: AuditContext, doc: ParsedDocument, custom_xsd: bool, empty: bool
     if custom_xsd:  # -x: no probe, but a DOCTYPE or broken prolog still breaks the pass
         if doc.root is None or doc.doctype:
             message = "DTD is prohibited in this XML document." if doc.doctype else doc.error.message
-            ctx.report(502, None, line=doc.error.line if doc.error else 1, message=message)
+            ctx.report(502, None, line=doc.error.line if doc.error else 1,
+                       column=doc.error.column if doc.error and not doc.doctype else None, message=message)
             return None
         return "1.0"
     if doc.root is None or doc.doctype or doc.root_local_name != "ids":
@@ -103,7 +104,7 @@ def _audit_parsed(ctx: AuditContext, doc: ParsedDocument, custom_xsd: bool, empt
     _xsd_issues(ctx, doc, version, starts)
     if doc.error is not None:
         ctx.event = len(starts) * 2
-        ctx.report(502, None, line=doc.error.line, message=doc.error.message)
+        ctx.report(502, None, line=doc.error.line, column=doc.error.column, message=doc.error.message)
     return root
 
 

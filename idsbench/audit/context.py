@@ -25,6 +25,7 @@ class Issue:
     line: int | None
     order: tuple[int, int]  # (event index, sequence) to sort like the tool's log
     status: Status
+    column: int | None = None  # where the finding has no node (an XML syntax error)
 
 
 @dataclass
@@ -48,13 +49,13 @@ class AuditContext:
     shared: dict[tuple, frozenset] = field(default_factory=dict)
 
     def report(self, rule: int | str, node: Node | None, status: Status | None = None, line: int | None = None,
-               **fields: object) -> Status:
+               column: int | None = None, **fields: object) -> Status:
         """Record an issue; returns the status it contributes (the rule's unless overridden)."""
         spec = rule_for(rule)
         message = spec.template.format(**fields)
         effective = spec.status if status is None else status
         where = line if line is not None else (node.line if node is not None else None)
-        self.issues.append(Issue(rule, message, node, where, (self.event, len(self.issues)), effective))
+        self.issues.append(Issue(rule, message, node, where, (self.event, len(self.issues)), effective, column))
         return effective
 
     def shared_set(self, key: tuple, build: Callable[[], Iterable[str]]) -> frozenset:

@@ -12,10 +12,12 @@ from idsbench.records import InputError
 
 from .endpoint import EndpointConfig
 from .examples import FILTER_KEYS, Selection, load_examples, select
+from .failures import Failures
 from .prompt import DEFAULT_PROMPT, load_prompt
 from .systems import BASELINES, SYSTEMS
 
 EXIT_INTERRUPTED = 130
+EXIT_GENERATIONS_FAILED = 3
 EPILOG_RUN = """examples:
   ids-bench run                                   # rule-based baseline, all data, no network
   ids-bench run --system gold --limit 10          # sanity check: scores 100
@@ -24,14 +26,18 @@ EPILOG_RUN = """examples:
       --language ja --input-format csv --max-tokens 8192
   ids-bench run --model my-model --base-url http://localhost:8000/v1 --audit-profile none
 Interrupted? Run the same command again: finished examples are kept and skipped.
-Writes <out>/predictions.jsonl, results.jsonl, summary.json (signature + provenance) and report.html."""
+Writes <out>/predictions.jsonl, results.jsonl, summary.json (signature + provenance) and report.html;
+results in <out> written by another command are kept unless --overwrite.
+exit codes: 0 done, 2 bad input, 3 most generations failed (the last line says why; --allow-failures
+gives 0), 130 interrupted"""
 EPILOG_GENERATE = """examples:
   ids-bench generate --system rule-based --out runs/rule-based/predictions.jsonl
   ids-bench generate --model gpt-4o-mini --concurrency 8 --retries 6 --out runs/gpt-4o-mini/predictions.jsonl
   ids-bench generate --model m --base-url http://localhost:8000/v1 --api-key-env none --ids s001-en,s001-ja
 then: ids-bench score --predictions runs/gpt-4o-mini/predictions.jsonl
 Rows: {"id", "prediction" (null on failure), "finish_reason", "usage", "error", "latency_s", "attempts", ...},
-appended as they arrive; rerunning resumes (ids already in the file are skipped)."""
+appended as they arrive; rerunning resumes (ids already in the file are skipped).
+exit codes: 0 done, 2 bad input, 3 most generations failed (--allow-failures gives 0), 130 interrupted"""
 
 
 def _csv(value: str) -> tuple[str, ...]:
@@ -71,8 +77,10 @@ def add_generation_arguments(p: argparse.ArgumentParser) -> None:
     e.add_argument("--concurrency", type=at_least(1), default=1, help="parallel requests (default: %(default)s)")
     e.add_argument("--timeout", type=float, default=600.0, help="seconds per request (default: %(default)s)")
     e.add_argument("--retries", type=at_least(0), default=4, help="retries on 429/5xx/timeouts (default: %(default)s)")
-    p.add_argument("--overwrite", action="store_true", help="start again instead of resuming")
+    p.add_argument("--overwrite", action="store_true", help="start again instead of resuming, replacing what "
+                   "is in the output folder")
     p.add_argument("--retry-failed", action="store_true", help="when resuming, redo examples that failed")
+    p.add_argument("--allow-failures", action="store_true", help="exit 0 even when most generations failed")
     add_progress(p)
 
 
@@ -106,7 +114,7 @@ def default_out(name: str, args: argparse.Namespace) -> Path:
 
 def cmd_generate(args: argparse.Namespace) -> int:
     from .generate import generate  # noqa: PLC0415
-    from .run import RunConfig, make_system  # noqa: PLC0415
+    from .run import RunConfig, generation_stats, make_system  # noqa: PLC0415
 
     name = system_name(args)
     out = args.out or default_out(name, args) / "predictions.jsonl"
@@ -120,6 +128,19 @@ def cmd_generate(args: argparse.Namespace) -> int:
         return EXIT_INTERRUPTED
     print(f"{out}: {report.written} written ({report.failed} failed), {report.skipped} already there",
           file=sys.stderr)
+    ids = [e.id for e in examples]
+    return failure_verdict(Failures.from_stats(generation_stats(out, ids), len(ids)), args.allow_failures)
+
+
+def failure_verdict(failures: Failures, allowed: bool) -> int:
+    """The exit code, after one last line on stderr when generations failed."""
+    if not failures.failed:
+        return 0
+    if failures.mostly and not allowed:
+        print(f"error: {failures.line()}; fix the cause and rerun with --retry-failed (or --allow-failures to "
+              "accept the result)", file=sys.stderr)
+        return EXIT_GENERATIONS_FAILED
+    print(f"warning: {failures.line()}; they score 0 (rerun with --retry-failed to redo them)", file=sys.stderr)
     return 0
 
 
@@ -140,7 +161,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         return EXIT_INTERRUPTED
     print(json.dumps(outcome.summary, indent=2, ensure_ascii=False) if args.json else outcome.scores.table())
     print(f"data: {describe_data(data)}\nwrote {', '.join(str(p) for p in outcome.files.values())}", file=sys.stderr)
-    return 0
+    return failure_verdict(outcome.failures, args.allow_failures)
 
 
 def register_harness_commands(commands) -> None:

@@ -62,14 +62,21 @@ def make_client(config: EndpointConfig):
     return OpenAI(base_url=config.base_url, api_key=api_key(config), timeout=config.timeout, max_retries=0)
 
 
+def _root_cause(exc: BaseException) -> str:
+    while exc.__cause__ is not None:
+        exc = exc.__cause__
+    return str(exc) or type(exc).__name__
+
+
 def classify(exc: Exception) -> tuple[bool, str]:
     """(retryable, message) for an exception raised by the client."""
     import openai  # noqa: PLC0415
 
     if isinstance(exc, openai.APITimeoutError):
         return True, "timeout"
-    if isinstance(exc, openai.APIConnectionError):
-        return True, f"connection error: {exc}"
+    if isinstance(exc, openai.APIConnectionError):  # "Connection error." alone does not say which, or why
+        url = getattr(getattr(exc, "request", None), "url", None)
+        return True, f"connection error{f' to {url}' if url else ''}: {_root_cause(exc)}"
     if isinstance(exc, openai.APIStatusError):
         status = exc.status_code
         return status in RETRY_STATUS or status >= 500, f"HTTP {status}: {str(exc)[:300]}"

@@ -10,19 +10,21 @@ import json
 import platform
 import subprocess
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from idsbench import __version__
 from idsbench.audit.profiles import DEFAULT_PROFILE
 from idsbench.locations import find_checkout
+from idsbench.outputs import Writer, claim_output
 from idsbench.pipeline import ScoreRun, score
 from idsbench.progress import progress_bar
 from idsbench.records import InputError, read_jsonl
 from idsbench.report.signature import VERSION, package_version
 
 from .endpoint import EndpointConfig, describe, endpoint_system
+from .failures import Failures, one_line
 from .examples import Example, Selection, inputs_hash, load_examples, select
 from .generate import GenerateReport, generate
 from .html_report import write_report
@@ -55,6 +57,7 @@ class RunOutcome:
     summary: dict[str, Any]
     generation: GenerateReport
     files: dict[str, Path]
+    failures: Failures
 
 
 def make_system(config: RunConfig) -> System:
@@ -86,8 +89,10 @@ def generation_stats(path: Path, ids: list[str]) -> dict[str, Any]:
             if isinstance(value, int):
                 usage[key] = usage.get(key, 0) + value
     latencies = sorted(float(row.get("latency_s") or 0) for row in rows)
+    failed = sorted((row for row in rows if row.get("prediction") is None), key=lambda row: row["id"])
     return {
-        "failed_ids": sorted(row["id"] for row in rows if row.get("prediction") is None),
+        "failed_ids": [row["id"] for row in failed],
+        "first_error": {"id": failed[0]["id"], "error": one_line(failed[0].get("error"))} if failed else None,
         "finish_reasons": dict(sorted(reasons.items())), "usage": usage,
         "latency_s": {"median": latencies[len(latencies) // 2], "max": latencies[-1]} if latencies else None,
     }
@@ -145,8 +150,10 @@ def write_outputs(out: Path, scores: ScoreRun, summary: dict, predictions: list[
 
 def run(config: RunConfig) -> RunOutcome:
     """Everything `ids-bench run` does, as a library call (no printing of the table)."""
-    examples = select(load_examples(config.data), config.selection)
+    everything = load_examples(config.data)
+    examples = select(everything, config.selection)
     system = make_system(config)
+    claim_output(config.out, Writer("run"), overwrite=config.overwrite)
     config.out.mkdir(parents=True, exist_ok=True)
     path = config.out / "predictions.jsonl"
     report = generate(examples, system, path, concurrency=config.concurrency, overwrite=config.overwrite,
@@ -156,6 +163,9 @@ def run(config: RunConfig) -> RunOutcome:
     scores = score(raws, [e.reference for e in examples], audit_profile=config.audit_profile,
                    progress=progress_bar(config.progress, len(raws)), workers=config.workers,
                    time_limit=config.time_limit)
-    summary = scores.summary(**provenance(config, system, examples, report, generation_stats(path, ids)))
+    scores = replace(scores, of=len(everything) if len(examples) < len(everything) else None)
+    stats = generation_stats(path, ids)
+    summary = scores.summary(**provenance(config, system, examples, report, stats))
     rows = {row["id"]: row for _, row in read_jsonl(path) if isinstance(row, dict) and row.get("id") in set(ids)}
-    return RunOutcome(scores, summary, report, write_outputs(config.out, scores, summary, raws, rows))
+    files = write_outputs(config.out, scores, summary, raws, rows)
+    return RunOutcome(scores, summary, report, files, Failures.from_stats(stats, len(ids)))

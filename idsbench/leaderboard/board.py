@@ -96,8 +96,12 @@ def read_folder(folder: Path) -> tuple[list[LoadedResults], list[Rejected]]:
     """Every *.json in the folder (sorted by name) as validated results, or a rejection naming the problem."""
     if not Path(folder).is_dir():
         raise ResultsError(f"{folder}: not a folder of results files")
+    paths = sorted(Path(folder).glob("*.json"))
+    if not paths:
+        raise ResultsError(f"{folder}: no results files (*.json) found; make one with "
+                           f"`ids-bench leaderboard results RUN_FOLDER --out {folder}/NAME.json`")
     loaded, rejected = [], []
-    for path in sorted(Path(folder).glob("*.json")):
+    for path in paths:
         try:
             loaded.append(read_results(path))
         except ResultsError as exc:

@@ -199,7 +199,7 @@ def read_rows(path: Path) -> list[dict]:
             seen[row["id"]] = number
             rows.append(row)
     if problems:
-        raise ResultsError("\n".join(problems))
+        raise ResultsError.listing(problems)
     return rows
 
 
