@@ -37,8 +37,13 @@ def write_jsonl(path: Path, rows) -> Path:
     return path
 
 
-def write_data(folder: Path) -> Path:
-    write_jsonl(folder / "test-small.jsonl", [record(*e) for e in EXAMPLES])
+def examples(copies: int = 1) -> list[tuple]:
+    """EXAMPLES, or `copies` of them with ids t01-en, t01-en-2, …"""
+    return [(e[0] if c == 1 else f"{e[0]}-{c}", *e[1:]) for c in range(1, copies + 1) for e in EXAMPLES]
+
+
+def write_data(folder: Path, copies: int = 1) -> Path:
+    write_jsonl(folder / "test-small.jsonl", [record(*e) for e in examples(copies)])
     return folder
 
 

@@ -47,7 +47,7 @@ abbr{text-decoration:underline dotted;cursor:help}
 .charts{display:flex;flex-wrap:wrap;gap:1rem}figure{margin:0}figcaption{font-size:.85rem;font-weight:600}
 .legend{color:#555;font-size:.8rem}.legend .key{margin-right:1rem}
 #scores tr.by th{background:#fafafc;color:#555;font-weight:600;font-size:.8rem;padding-top:.5rem}
-#examples td:first-child{white-space:nowrap}#examples td.err{min-width:14rem;overflow-wrap:anywhere}#examples .meta{font-size:.75rem}
+#examples td:first-child,#examples td.outcome{white-space:nowrap}#examples td.err{min-width:14rem;overflow-wrap:anywhere}#examples .meta{font-size:.75rem}
 .controls{margin:.4rem 0;display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}.controls input{width:16rem}
 .scroll{max-height:70vh;overflow:auto;border:1px solid #dcdce2}.scroll table{margin:0;width:100%}
 #examples tr.fail td:first-child{box-shadow:inset 3px 0 #d93025}#examples tr.ok td:first-child{box-shadow:inset 3px 0 #1e8e3e}
@@ -195,7 +195,7 @@ def example_row(result: ExampleResult, raw: str | None, row: Mapping[str, Any]) 
     return (f'<tr class={"ok" if kind == "ok" else "fail"} data-id="{escape(result.id)}" '
             f'data-status="{"ok" if kind == "ok" else "fail"}" data-groups="{escape(_groups_attr(result))}" '
             f'data-search="{escape(search)}"><td><code>{escape(result.id)}</code><div class=meta>{escape(meta)}'
-            f'</div></td><td title="audit status: {escape(audit.status_text) if audit else "not audited"}">'
+            f'</div></td><td class=outcome title="audit status: {escape(audit.status_text) if audit else "not audited"}">'
             f"{escape(kind)}</td><td>{codes}</td><td class=n data-sort={facets.matched}>{facets.matched}/{facets.pred_total}/"
             f"{facets.gold_total}</td><td class=n data-sort={facets.precision:.6f}>{100 * facets.precision:.1f}</td>"
             f"<td class=n data-sort={facets.recall:.6f}>{100 * facets.recall:.1f}</td>"

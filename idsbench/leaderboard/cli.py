@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from idsbench.locations import default_data, find_checkout
-from idsbench.options import add_audit_profile, add_data, audit_profile
+from idsbench.options import add_audit_profile, add_data, add_progress, audit_profile
 from idsbench.records import InputError
 from idsbench.report.aggregate import PAPER_METRICS
 
@@ -186,7 +186,8 @@ def cmd_submission(args: argparse.Namespace) -> int:
         print(checked.to_text())
         return 0 if checked.ok else 1
     path = rescore_submission(args.folder, args.out or Path("results"), data=args.data,
-                              audit_profile=audit_profile(args), settings=_settings(args), overwrite=args.overwrite)
+                              audit_profile=audit_profile(args), settings=_settings(args), overwrite=args.overwrite,
+                              progress=not args.no_progress)
     print(f"wrote {path}")
     return 0
 
@@ -262,4 +263,5 @@ def register_leaderboard_commands(commands) -> None:
     add_data(p)
     add_audit_profile(p)
     _bootstrap_args(p)
+    add_progress(p)
     p.set_defaults(func=cmd_submission)

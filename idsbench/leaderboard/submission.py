@@ -18,6 +18,7 @@ from pathlib import Path
 
 from idsbench.locations import find_checkout
 from idsbench.pipeline import score
+from idsbench.progress import progress_bar
 from idsbench.records import InputError, check_predictions, load_predictions, load_references, problem_list
 from idsbench.report.signature import package_version
 
@@ -122,7 +123,7 @@ def slug(name: str) -> str:
 
 def rescore_submission(folder: Path | str, out: Path | str, *, data: Path | None = None,
                        audit_profile: str | None = None, settings: Bootstrap = Bootstrap(),
-                       overwrite: bool = False) -> Path:
+                       overwrite: bool = False, progress: bool = False) -> Path:
     """Check, score and write `out/<model>.json` (the results file, per-example rows inline); returns it.
 
     The run folder the results file is built from is a private temporary one: re-scoring several
@@ -138,7 +139,8 @@ def rescore_submission(folder: Path | str, out: Path | str, *, data: Path | None
                            "another --out, or add --overwrite")
     references = load_references(data)
     raw = load_predictions(folder / PREDICTIONS, [r.id for r in references])
-    run = score([raw[r.id] for r in references], references, audit_profile=audit_profile)
+    run = score([raw[r.id] for r in references], references, audit_profile=audit_profile,
+                progress=progress_bar(progress, len(references), "re-scoring"))
     summary = run.summary(**provenance(checked.metadata, folder, run.signature))
     with tempfile.TemporaryDirectory(prefix="ids-bench-rescore-") as scratch:
         run_dir = Path(scratch)
