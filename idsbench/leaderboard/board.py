@@ -40,6 +40,13 @@ def signature_difference(signature: str, board: str) -> str:
                      for k in keys if mine.get(k) != theirs.get(k))
 
 
+def signature_flag(signature: str, board: str) -> str:
+    """The parts of a row's signature the board's lacks or has otherwise (model-specific parts such as
+    a prompt hash); empty for the usual row, which is scored exactly as the board says once."""
+    theirs = parse_signature(board)
+    return " ".join(f"{k}:{v}" for k, v in parse_signature(signature).items() if theirs.get(k) != v)
+
+
 @dataclass(frozen=True)
 class Rejected:
     file: str
@@ -190,12 +197,13 @@ def md(text: str) -> str:
 
 
 def to_markdown(board: Board) -> str:
-    head = ["#", "model", "N"] + [LABELS[m] for m in PAPER_METRICS] + ["signature"]
+    head = ["#", "model", "N"] + [LABELS[m] for m in PAPER_METRICS] + ["notes"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for row in board.rows:
         cells = [str(row["rank"] or "–"), md(row["name"]), str(row["overall"]["n"])]
         cells += [metric_cell(row["overall"]["metrics"][m]) for m in PAPER_METRICS]
-        lines.append("| " + " | ".join(cells + [f"`{md(row['signature'])}`"]) + " |")
+        differs = signature_flag(row["signature"], board.signature)
+        lines.append("| " + " | ".join(cells + [f"signature also `{md(differs)}`" if differs else ""]) + " |")
     for ref in board.references:
         cells = ["ref.", md(f"{ref['name']} (reported)"), ""] + [percent(ref["metrics"][m]) for m in PAPER_METRICS]
         lines.append("| " + " | ".join(cells + [md(ref.get("notes") or "")]) + " |")

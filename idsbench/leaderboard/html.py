@@ -13,7 +13,7 @@ from html import escape
 
 from idsbench.report.html import BREAKDOWN_LABELS, CELL_CSS, Series, charts, json_for_script
 
-from .results import parse_signature
+from .board import signature_flag
 from .stats import describe_intervals
 
 CSS = """
@@ -163,13 +163,6 @@ def group_options(rows: Sequence[Mapping]) -> list[tuple[str, str]]:
     for key in BREAKDOWN_LABELS:
         options += [(f"{key}={value}", f"{BREAKDOWN_LABELS[key]} = {value}") for value in sorted(seen.get(key, ()))]
     return options
-
-
-def signature_flag(signature: str, board: str) -> str:
-    """The parts of a row's signature the board's lacks or has otherwise (model-specific parts such as
-    a prompt hash); empty for the usual row, which is scored exactly as the board says once."""
-    theirs = parse_signature(board)
-    return " ".join(f"{k}:{v}" for k, v in parse_signature(signature).items() if theirs.get(k) != v)
 
 
 def page_data(board: Mapping) -> dict:
