@@ -1,7 +1,7 @@
 """The commands' default output folders, and every folder the README writes to with --out, are git-ignored."""
 import re
 
-from conftest import ROOT
+from tests.paths import ROOT
 
 DEFAULTS = {"runs", "results", "site", "hub"}  # run/score, leaderboard results, leaderboard build, hub-formats
 

@@ -8,7 +8,7 @@ import pytest
 
 from idsbench.cli import main
 from idsbench.outputs import score_folder
-from smalldata import GOLD, IDS, write_data, write_predictions
+from tests.support.smalldata import GOLD, IDS, write_data, write_predictions
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ import sys
 from tqdm import tqdm
 
 from idsbench.progress import LineProgress, progress_bar
-from smalldata import write_data, write_predictions
+from tests.support.smalldata import write_data, write_predictions
 
 
 class Terminal(io.StringIO):

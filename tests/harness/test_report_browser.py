@@ -1,40 +1,24 @@
-"""The two HTML pages in headless Chromium, at 1,000 px: a run's report.html (failure summary and banners on
-top, the paper table with intervals on one line, charts per metadata group, codes with their meanings, an
-examples table that filters and sorts inside a bounded box) and the leaderboard (the signature once, rows
-flag only a difference, one line per ranked row, no horizontal scrolling). Screenshots stay in tmp_path."""
-import json
-
+"""A run's report.html in headless Chromium at 1,000 px: failure banner and summary on top, the paper table
+with each interval on one line, charts per metadata group, codes with their meanings, an examples table
+that filters and sorts inside a bounded box. The screenshot stays in tmp_path."""
 import pytest
 
 from idsbench.audit.rules import meaning
-from idsbench.cli import main
 from idsbench.harness.html_report import write_report
-from idsbench.leaderboard.browser import Chromium, find_chromium
+from idsbench.leaderboard.browser import find_chromium
 from idsbench.pipeline import score
 from idsbench.records import load_references
-from smalldata import GOLD, write_data
+from tests.support.pages import WIDTH, browser_at, fresh, outside_requests, set_control
+from tests.support.smalldata import write_data
 
 pytestmark = pytest.mark.skipif(find_chromium() is None, reason="chromium is not installed")
-WIDTH = 1000
 COPIES = 20  # 80 examples: enough for the page length to depend on the layout, not on the count
 
 
 @pytest.fixture(scope="module")
 def page():
-    with Chromium() as browser:
-        browser.viewport(WIDTH)
+    with browser_at(WIDTH) as browser:
         yield browser
-
-
-def fresh(page, path):
-    page.console.clear()
-    page.requests.clear()
-    page.open(path)
-    page.wait_for("document.body.dataset.ready === 'true'")
-
-
-def outside_requests(page):
-    return [u for u in page.requests if not u.startswith(("file://", "data:", "about:"))]
 
 
 def near_miss(gold: str) -> str:
@@ -64,11 +48,6 @@ def report(tmp_path_factory):
 def visible_ids(page):
     return page.evaluate("[...document.querySelectorAll('#examples tbody tr')].filter(r => !r.hidden)"
                          ".map(r => r.dataset.id)")
-
-
-def set_control(page, element, value):
-    page.evaluate(f"(() => {{ const e = document.getElementById({element!r}); e.value = {json.dumps(value)};"
-                  " e.dispatchEvent(new Event('input')); })()")
 
 
 def test_run_report_top_table_charts_and_codes(page, report, tmp_path):
@@ -122,44 +101,3 @@ def test_run_report_examples_filter_and_sort(page, report):
     page.evaluate("document.querySelector('#examples th[data-key=\"6\"]').click()")
     assert page.evaluate(f1) == sorted(page.evaluate(f1))
     assert page.console == []
-
-
-def build_board(tmp_path):
-    data = write_data(tmp_path / "data", copies=5)
-    results = tmp_path / "results"
-    for system in ("gold", "rule-based", "copy-previous"):
-        assert main(["run", "--system", system, "--data", str(data), "--out", str(tmp_path / system),
-                     "--no-progress"]) == 0
-        assert main(["leaderboard", "results", str(tmp_path / system), "--out", str(results / f"{system}.json"),
-                     "--resamples", "200"]) == 0
-    flagged = json.loads((results / "copy-previous.json").read_text(encoding="utf-8"))
-    flagged["signature"] += "|prompt:0123abcd"  # a model-specific part: ranked, and flagged
-    (results / "copy-previous.json").write_text(json.dumps(flagged), encoding="utf-8")
-    site = tmp_path / "site"
-    assert main(["leaderboard", "build", str(results), "--out", str(site)]) == 0
-    return site
-
-
-def test_leaderboard_at_1000_px(page, tmp_path, capsys):
-    site = build_board(tmp_path)
-    capsys.readouterr()
-    fresh(page, site / "index.html")
-    assert page.evaluate("document.documentElement.scrollWidth") <= WIDTH  # no horizontal scrolling
-    assert page.evaluate("[...document.querySelectorAll('#rows tr')].map(r => r.dataset.name)") == \
-        ["gold", "rule-based", "copy-previous"]
-    text = page.evaluate("document.body.innerText")
-    assert text.count("ids_metric:") == 1  # the common signature, shown once
-    flags = page.evaluate("[...document.querySelectorAll('#rows tr')].map(r => (r.querySelector('.flag') || {})"
-                          ".textContent || '')")
-    assert flags == ["", "", "prompt:0123abcd"]
-    heights = page.evaluate("[...document.querySelectorAll('#rows tr')].map(r => r.getBoundingClientRect().height)")
-    line = page.evaluate("parseFloat(getComputedStyle(document.querySelector('#rows td')).lineHeight) || 20")
-    assert max(heights[:2]) < 1.5 * line + 12  # one line of text per ranked row (plus padding)
-    assert heights[2] < 2.5 * line + 12  # the flag may take a second line
-    assert page.evaluate("[...document.querySelectorAll('#rows .ci')].every(s => s.getClientRects().length === 1)")
-    refs = page.evaluate("[...document.querySelectorAll('#refs tr')].map(r => r.getBoundingClientRect().height)")
-    assert refs and max(refs) < 3 * line + 12  # reference names may wrap once; their notes sit under the table
-    assert "FacetF1 84.8% multi-turn" in page.evaluate("document.querySelector('ol.refnotes').innerText")
-    shot = page.screenshot(tmp_path / "leaderboard-1000.png")
-    assert shot.stat().st_size > 30_000
-    assert page.console == [] and outside_requests(page) == []

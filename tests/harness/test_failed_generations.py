@@ -6,7 +6,7 @@ import pytest
 
 from idsbench.cli import main
 from idsbench.harness.failures import Failures, one_line
-from smalldata import IDS, refused_url, write_data
+from tests.support.smalldata import IDS, refused_url, write_data
 
 EXIT_GENERATIONS_FAILED = 3
 
