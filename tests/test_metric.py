@@ -156,7 +156,8 @@ def test_the_module_folder_is_a_thin_wrapper_over_the_installed_package():
     Space's requirements.txt states."""
     folder = ROOT / "ids_metric"
     assert sorted(p.name for p in folder.iterdir() if p.name != "__pycache__") == \
-        ["README.md", "app.py", "ids_metric.py", "requirements.txt"]
+        ["README.md", "app.py", "examples", "ids_metric.py", "requirements.txt"]
+    assert not list((folder / "examples").rglob("*.py"))  # the Space's example documents, no code
     script = (folder / "ids_metric.py").read_text(encoding="utf-8")
     assert not re.search(r"^from \.", script, re.M) and "# From: ishigaki-ids-bench" in script
     assert "ishigaki-ids-bench" in (folder / "requirements.txt").read_text(encoding="utf-8")

@@ -29,15 +29,14 @@ def build_board(tmp_path):
     return site
 
 
-def test_leaderboard_at_1000_px(tmp_path, capsys):
-    site = build_board(tmp_path)
-    capsys.readouterr()
-    with browser_at(WIDTH) as page:
-        fresh(page, site / "index.html")
-        check_layout(page, tmp_path)
+@pytest.fixture
+def page():
+    with browser_at(WIDTH) as browser:
+        yield browser
 
 
-def check_layout(page, tmp_path):
+def test_leaderboard_at_1000_px(page, tmp_path):
+    fresh(page, build_board(tmp_path) / "index.html")
     assert page.evaluate("document.documentElement.scrollWidth") <= WIDTH  # no horizontal scrolling
     assert page.evaluate("[...document.querySelectorAll('#rows tr')].map(r => r.dataset.name)") == \
         ["gold", "rule-based", "copy-previous"]
