@@ -9,7 +9,7 @@ from ifctester.facet import Restriction
 
 from . import ifcschema
 from .elements import ANY_SET, Element, Value, pattern_list, property_type
-from .values import Sample, samples
+from .values import Sample, accepts, samples
 
 WRONG_STRING = {"IfcLabel": "IfcText", "IfcText": "IfcLabel"}
 WRONG_BY_KIND = {"string": "IfcLabel", "float": "IfcReal", "integer": "IfcReal", "boolean": "IfcLogical",
@@ -106,6 +106,10 @@ class AttributeFacet:
         element.attributes[self.name] = None if sample is None else sample.value
         return ("attr", self.name)
 
+    def remove(self, element: Element) -> tuple:
+        element.attributes.pop(self.name, None)
+        return ("attr", self.name)
+
 
 def resolve(version: str, ifc_class: str, facet):
     """A resolved facet, or the facet itself (entity) — Unsupported for the other kinds."""
@@ -129,8 +133,18 @@ def satisfy(element: Element, resolved, usage: str = "required") -> set:
     if usage == "prohibited":
         if isinstance(resolved, PropertyFacet):
             return {resolved.remove(element)}
-        element.attributes.pop(resolved.name, None)
-        return {("attr", resolved.name)}
+        return {resolved.remove(element)}
+    if meets(element, resolved):
+        return set()
     if not resolved.inside:
         raise Unsupported(f"no value meets {type(resolved.facet).__name__} {resolved.name}")
     return {resolved.write(element, resolved.inside[0])}
+
+
+def meets(element: Element, resolved) -> bool:
+    """Whether the element already holds a value that meets the facet (a merge keeps it)."""
+    if isinstance(resolved, PropertyFacet):
+        stored = element.psets.get(resolved.pset, {}).get(resolved.name)
+        return stored is not None and stored.ifc_type == resolved.ifc_type and accepts(resolved.facet.value, stored.value)
+    stored = element.attributes.get(resolved.name)
+    return stored is not None and accepts(resolved.facet.value, stored)

@@ -25,6 +25,7 @@ from .facets import satisfy
 from .witness import ACCEPTED, REJECTED, SpecPlanner, Witness, plan
 
 MAX_ROUNDS = 4
+ACCEPTING = ("satisfy", "boundary", "optional-absent")
 _MISSING = object()
 
 
@@ -81,7 +82,7 @@ def _merge(witness: Witness, planner: SpecPlanner) -> bool:
         keys |= satisfy(trial, resolved, getattr(facet, "cardinality", "required"))
     if any(_value(trial, k) != _value(witness.element, k) for k in keys & witness.owned):
         return False
-    witness.element, witness.owned = trial, witness.owned | keys
+    witness.element = trial
     return True
 
 
@@ -101,8 +102,11 @@ def _settle(document, version, seed, witnesses, planners, result) -> tuple[list[
             return active, VersionModel(model, steps), None
         changed, keep = False, []
         for w in active:
-            others = _rejecting(outcome, document, steps[w.id]) - {w.spec}
-            if w.kind == "near-miss" and w.spec in _rejecting(outcome, document, steps[w.id]):
+            rejecting = _rejecting(outcome, document, steps[w.id])
+            others = rejecting - {w.spec}
+            if w.kind in ACCEPTING and w.spec in rejecting:
+                others.add(w.spec)  # a merge replaced a base value: meet the own specification again
+            if w.kind == "near-miss" and w.spec in rejecting:
                 result.dropped.append(f"{w.id} near miss still applicable: {w.purpose}")
                 changed = True
                 continue

@@ -69,16 +69,18 @@ class SpecPlanner:
     # -- building blocks ------------------------------------------------------------------------
     def applicable(self, ifc_class: str | None = None, pdt: str | None = None) -> tuple[Element, set]:
         element = Element(ifc_class or self.ifc_class, pdt if pdt is not None else (self.pdts or [None])[0])
-        owned = {("class",), ("pdt",)}
+        owned = {("class",), ("pdt",)} if self.pdts or pdt is not None else {("class",)}
         for _, resolved in self.app:
             owned |= satisfy(element, resolved)
         return element, owned
 
     def satisfying(self, skip: int | None = None) -> tuple[Element, set]:
+        """Applicability data (owned: a merge may not change it) and the requirements' base
+        values (not owned: a merge may replace them by values that meet other specifications)."""
         element, owned = self.applicable()
         for i, facet, resolved in self.req:
             if i != skip:
-                owned |= satisfy(element, resolved, getattr(facet, "cardinality", "required"))
+                satisfy(element, resolved, getattr(facet, "cardinality", "required"))
         return element, owned
 
     # -- the witnesses ---------------------------------------------------------------------------
@@ -123,6 +125,7 @@ class SpecPlanner:
                 out.append(("violate", i, purpose, REJECTED, element, owned))
             if getattr(facet, "cardinality", "required") == "optional":
                 element, owned = self.satisfying(skip=i)
+                owned.add(resolved.remove(element))
                 out.append(("optional-absent", None, f"{_label(resolved)} left out (optional)", ACCEPTED, element, owned))
         return out
 
