@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 import ifcopenshell
 from ifctester import ids as ifctester_ids
 
+from . import ifcschema
 from .build import build
 from .check import Outcome, Unchecked, check
 from .facets import satisfy
@@ -76,13 +77,25 @@ def _value(element, key):
 def _merge(witness: Witness, planner: SpecPlanner) -> bool:
     """Add what `planner`'s specification requires, unless it changes data the witness owns."""
     if planner.spec.maxOccurs == 0:
-        return False
+        return _avoid_prohibited(witness, planner)
     trial, keys = witness.element.copy(), set()
     for _, facet, resolved in planner.req:
         keys |= satisfy(trial, resolved, getattr(facet, "cardinality", "required"))
     if any(_value(trial, k) != _value(witness.element, k) for k in keys & witness.owned):
         return False
     witness.element = trial
+    return True
+
+
+def _avoid_prohibited(witness: Witness, planner: SpecPlanner) -> bool:
+    """Move an element out of a prohibited specification by its predefined type, if the witness
+    does not own it (IFC2X3 types default to NOTDEFINED, which golds may forbid)."""
+    if ("pdt",) in witness.owned or not planner.pdts:
+        return False
+    other = ifcschema.other_predefined_type(planner.version, witness.element.ifc_class, planner.forbidden_pdts)
+    if other is None:
+        return False
+    witness.element.predefined_type = other
     return True
 
 
@@ -106,6 +119,10 @@ def _settle(document, version, seed, witnesses, planners, result) -> tuple[list[
             others = rejecting - {w.spec}
             if w.kind in ACCEPTING and w.spec in rejecting:
                 others.add(w.spec)  # a merge replaced a base value: meet the own specification again
+            if w.kind == "violate" and (w.spec, steps[w.id]) not in outcome.applicable:
+                result.dropped.append(f"{w.id} violation takes it out of the applicability: {w.purpose}")
+                changed = True
+                continue
             if w.kind == "near-miss" and w.spec in rejecting:
                 result.dropped.append(f"{w.id} near miss still applicable: {w.purpose}")
                 changed = True

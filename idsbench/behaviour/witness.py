@@ -52,6 +52,7 @@ class SpecPlanner:
     index: int
     spec: ifctester_ids.Specification
     avoid_classes: set[str]  # every class any specification of the gold names
+    forbidden_pdts: set[str] = field(default_factory=set)  # predefined types prohibited specifications name
     unsupported: list[str] = field(default_factory=list)
 
     def __post_init__(self):
@@ -226,6 +227,14 @@ def plan(document: ifctester_ids.Ids) -> tuple[list[Witness], list[str], dict]:
                     avoid.update(n.upper() for n in names(facet.name))
                 except Unsupported:
                     pass
+    forbidden = set()
+    for spec in document.specifications:
+        for facet in spec.applicability:
+            if spec.maxOccurs == 0 and isinstance(facet, ifctester_ids.Entity):
+                try:
+                    forbidden.update(names(facet.predefinedType))
+                except Unsupported:
+                    pass
     witnesses, problems, planners = [], [], {}
     for version in ifcschema.SCHEMAS:
         count = 0
@@ -233,7 +242,7 @@ def plan(document: ifctester_ids.Ids) -> tuple[list[Witness], list[str], dict]:
             if version not in spec.ifcVersion:
                 continue
             try:
-                planner = planners[(version, index)] = SpecPlanner(version, index, spec, avoid)
+                planner = planners[(version, index)] = SpecPlanner(version, index, spec, avoid, forbidden_pdts=forbidden)
                 planned = planner.witnesses()
             except Unsupported as exc:
                 problems.append(f"specification {index + 1} ({version}): {exc}")
