@@ -114,5 +114,5 @@ def build(version: str, seed: str, elements: Sequence[tuple[str, Element]]) -> t
 
 
 def write(model: ifcopenshell.file, path: str) -> None:
-    model.wrapped_data.header.file_name.time_stamp = "2023-11-14T00:00:00"
+    model.header.file_name.time_stamp = "2023-11-14T00:00:00"
     model.write(path)

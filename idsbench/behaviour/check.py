@@ -48,7 +48,8 @@ class Unchecked:
 
 
 def _short(exc: BaseException) -> str:
-    text = f"{type(exc).__name__}: {exc}".replace("\n", " ")
+    detail = getattr(getattr(exc, "xml_error", None), "reason", None) or exc  # ifctester wraps xmlschema's
+    text = f"{type(exc).__name__}: {detail}".replace("\n", " ")
     return text if len(text) <= MAX_REASON else text[:MAX_REASON] + "…"
 
 
