@@ -190,7 +190,7 @@ class SpecPlanner:
             element, owned = self.applicable(sibling, pdt)
             out.append(("near-miss", None, f"another class ({sibling})", ACCEPTED, element, owned))
         if self.pdts:
-            other = ifcschema.other_predefined_type(self.version, self.ifc_class, set(self.pdts))
+            other = ifcschema.other_predefined_type(self.version, self.ifc_class, set(self.pdts) | self.forbidden_pdts)
             if other:
                 element, owned = self.applicable(pdt=other)
                 out.append(("near-miss", None, f"another predefined type ({other})", ACCEPTED, element, owned))
