@@ -20,6 +20,8 @@ from .patterns import matcher, matches_any, python_pattern
 from .project import parse_xml
 
 MAX_REASON = 200
+# The IDS checker's reader (xmlschema) takes about 1 ms per kilobyte; no real IDS comes near this.
+MAX_CHECKED_BYTES = 2 * 1024 * 1024
 
 
 class BoundedRestriction(Restriction):
@@ -79,6 +81,8 @@ def load_ids(text: str) -> ifctester_ids.Ids | Unchecked:
     parsed = parse_xml(text)
     if not parsed.ok:
         return Unchecked(f"unparsable: {parsed.error}")
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_CHECKED_BYTES:
+        return Unchecked(f"larger than {MAX_CHECKED_BYTES} bytes, the limit of the behavioural check")
     try:
         document = ifctester_ids.from_string(text)
     except Exception as exc:  # noqa: BLE001 - the checker's reader raises many kinds on bad input
