@@ -6,7 +6,7 @@ from idsbench.behaviour import behaviour, witnesses_for
 from idsbench.behaviour.score import BehaviourScore, compare
 from variants import (applicability, data_type, digit_escape, drop_last_enumeration_value, drop_requirement,
                       entity, first_required_property_optional, merge_predefined_types, move_first_bound,
-                      numeric_literals, one_value_enumeration, optional_specifications, renamed_specifications,
+                      numeric_literals, one_specification_per_requirement, one_value_enumeration, optional_specifications, renamed_specifications,
                       requirement_cardinality, reversed_enumerations, reversed_specifications,
                       split_class_enumerations, variant)
 
@@ -17,6 +17,7 @@ EQUIVALENT = [
     ("s063-en", "specifications in reverse order", [reversed_specifications]),
     ("s063-en", "enumeration values in reverse order", [reversed_enumerations]),
     ("s081-en", "renamed specifications", [renamed_specifications]),
+    ("s026-en", "one specification per requirement", [one_specification_per_requirement]),
     ("s069-en", "two meter specifications merged by predefined type, all optional",
      [optional_specifications, merge_predefined_types(0, 1)]),
 ]

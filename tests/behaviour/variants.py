@@ -183,3 +183,19 @@ def data_type(old: str, new: str):
         facet = next(p for p in root.iter(q("property")) if p.get("dataType") == old)
         facet.set("dataType", new)
     return edit
+
+
+def one_specification_per_requirement(root) -> None:
+    """Every specification becomes one per requirement facet, with the same applicability."""
+    for spec in specifications(root):
+        requirements = spec.find(q("requirements"))
+        if requirements is None or len(requirements) < 2:
+            continue
+        for index in reversed(range(len(requirements))):
+            twin = copy.deepcopy(spec)
+            facets = list(twin.find(q("requirements")))
+            for other, facet in enumerate(facets):
+                if other != index:
+                    facet.getparent().remove(facet)
+            spec.addnext(twin)
+        spec.getparent().remove(spec)
