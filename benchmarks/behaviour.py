@@ -1,36 +1,31 @@
 """Cost of the behavioural score: witness generation per gold, and scoring next to Stage 1 + Stage 2.
 
-    python benchmarks/behaviour.py [--limit 40] [--repeat 2]
+    python -m benchmarks.behaviour [--limit 40] [--repeat 2]
 
 1. Witness generation: every gold planned, built, settled and proven from scratch (no cache),
    then the same witness sets read back from the disk cache; the share of witnesses per kind.
 2. Per-example cost, with the witness sets built once per gold and reused: the behavioural score
    of each output next to `evaluate_one` (extraction + Stage 1 + Stage 2), on the golds themselves
-   and on the synthetic corpus of LLM outputs (benchmarks/corpus.py). Best of --repeat passes.
+   and on the synthetic corpus of LLM outputs (idsbench/synthetic/corpus.py). Best of --repeat passes.
 Prints figures and ratios; asserts nothing.
 """
 from __future__ import annotations
 
 import argparse
 import statistics
-import sys
 import tempfile
 import time
 from collections import Counter
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from benchmarks.corpus import synthetic_corpus  # noqa: E402
-from idsbench.behaviour import cache  # noqa: E402
-from idsbench.behaviour.check import load_ids  # noqa: E402
-from idsbench.behaviour.prove import prove  # noqa: E402
-from idsbench.behaviour.score import score_document  # noqa: E402
-from ids_metric.evaluation import evaluate_one  # noqa: E402
-from ids_metric.extract import extract_candidate  # noqa: E402
-from ids_metric.records import load_references  # noqa: E402
-from ids_metric.scoring import make_auditor  # noqa: E402
+from idsbench.behaviour import cache
+from idsbench.behaviour.check import load_ids
+from idsbench.behaviour.prove import prove
+from idsbench.behaviour.score import score_document
+from idsbench.extract import extract_candidate
+from idsbench.pipeline import evaluate_one, make_auditor
+from idsbench.records import load_references
+from idsbench.synthetic.corpus import synthetic_corpus
 
 
 def generation(golds: list[str]) -> tuple[list[float], list, Counter]:

@@ -6,8 +6,8 @@ regular expressions, such as the published prompt's any-set pattern).
 """
 from __future__ import annotations
 
-from ids_metric.dotnet_regex import compile_dotnet
-from ids_metric.safe_regex import compile_search
-from ids_metric.xmlparse import parse_xml
+from idsbench.regex.dotnet import compile_dotnet
+from idsbench.regex.safe import compile_search
+from idsbench.xmlparse import parse_xml
 
 __all__ = ["compile_dotnet", "compile_search", "parse_xml"]

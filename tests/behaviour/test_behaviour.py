@@ -1,10 +1,10 @@
 """The behavioural score: equivalent variants of golds score 1, meaning changes score below 1."""
 import pytest
 
-from conftest import gold_text
+from tests.behaviour.golds import gold_text
 from idsbench.behaviour import behaviour, witnesses_for
 from idsbench.behaviour.score import BehaviourScore, compare
-from variants import (applicability, data_type, digit_escape, drop_last_enumeration_value, drop_requirement,
+from tests.behaviour.variants import (applicability, data_type, digit_escape, drop_last_enumeration_value, drop_requirement,
                       entity, first_required_property_optional, merge_predefined_types, move_first_bound,
                       numeric_literals, one_specification_per_requirement, one_value_enumeration, optional_specifications, renamed_specifications,
                       requirement_cardinality, reversed_enumerations, reversed_specifications,

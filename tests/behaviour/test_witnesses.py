@@ -1,5 +1,5 @@
 """Witness models: deterministic, cached faithfully, and the proof can fail."""
-from conftest import gold_text
+from tests.behaviour.golds import gold_text
 from idsbench.behaviour import cache
 from idsbench.behaviour.check import load_ids
 from idsbench.behaviour.prove import prove
