@@ -23,6 +23,7 @@ from . import ifcschema
 from .elements import Element
 
 FIXED_TIME = 1_700_000_000  # 2023-11-14, for OwnerHistory and the header
+FIXED_STAMP = "2023-11-14T22:13:20"
 _UNITS = ("LENGTHUNIT", "AREAUNIT", "VOLUMEUNIT", "PLANEANGLEUNIT", "TIMEUNIT")
 
 
@@ -38,7 +39,8 @@ def _scaffold(version: str, name: str) -> ifcopenshell.file:
     ifcopenshell.api.root.create_entity(model, ifc_class="IfcProject", name=name)
     # No mass unit: ifctester 0.9 converts weight quantities to grams when kilograms are declared.
     units = [ifcopenshell.api.unit.add_si_unit(model, unit_type=u) for u in _UNITS]
-    ifcopenshell.api.unit.assign_unit(model, units=units)
+    assignment = ifcopenshell.api.unit.assign_unit(model, units=units)
+    assignment.Units = tuple(units)  # the api keeps them in a set: fix the order
     return model
 
 
@@ -99,6 +101,7 @@ def _deterministic(model: ifcopenshell.file, seed: str) -> None:
     for index, root in enumerate(model.by_type("IfcRoot")):
         digest = hashlib.sha256(f"{seed}:{index}".encode()).hexdigest()[:32]
         root.GlobalId = ifcopenshell.guid.compress(digest)
+    model.header.file_name.time_stamp = FIXED_STAMP
     for history in model.by_type("IfcOwnerHistory"):
         history.CreationDate = FIXED_TIME
         if history.LastModifiedDate is not None:
@@ -114,5 +117,5 @@ def build(version: str, seed: str, elements: Sequence[tuple[str, Element]]) -> t
 
 
 def write(model: ifcopenshell.file, path: str) -> None:
-    model.header.file_name.time_stamp = "2023-11-14T00:00:00"
+    model.header.file_name.time_stamp = FIXED_STAMP
     model.write(path)
