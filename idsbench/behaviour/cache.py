@@ -23,9 +23,8 @@ import ifcopenshell
 from .build import write
 from .check import Unchecked, load_ids
 from .prove import ModelWitness, VersionModel, WitnessSet, prove
+from .version import GENERATOR
 from .witness import Witness
-
-GENERATOR = "witness-v1"
 MEMORY_LIMIT = 256
 _MEMORY: OrderedDict[str, WitnessSet] = OrderedDict()
 

@@ -10,34 +10,9 @@ checked leaves the example unscored (None), which is not 0.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from .check import Unchecked, check, load_ids
 from .prove import WitnessSet
-
-SIGNATURE = "behaviour:witness-v1"
-MAX_LISTED = 20
-
-
-@dataclass(frozen=True, slots=True)
-class BehaviourScore:
-    value: float | None  # None: the gold has no witnesses (unscored)
-    recall: float | None = None
-    specificity: float | None = None
-    rejected: int = 0  # witnesses the gold rejects
-    accepted: int = 0  # witnesses the gold accepts
-    reason: str | None = None
-    disagreements: tuple[str, ...] = ()  # witness ids judged differently (the first few)
-
-    def to_json(self) -> dict:
-        row = {"behaviour": self.value, "behaviour_recall": self.recall,
-               "behaviour_specificity": self.specificity, "witnesses": self.rejected + self.accepted}
-        if self.reason:
-            row["behaviour_reason"] = self.reason
-        if self.disagreements:
-            row["behaviour_disagreements"] = list(self.disagreements)
-        return row
-
+from .result import MAX_LISTED, BehaviourScore
 
 def verdicts(document, witnesses: WitnessSet) -> dict[str, bool] | Unchecked:
     """{witness id: rejected} for a loaded IDS, or why it cannot be checked."""
