@@ -1,4 +1,4 @@
-"""Quality gates a-g over the scenario sources and the built files (python ishigaki_ids_bench.py check).
+"""Quality gates a-h over the scenario sources and the built files (python ishigaki_ids_bench.py check).
 
 To add a gate: a function returning a GateResult (`_result(key, problems, note)`), its title in
 GATE_TITLES under the next letter, and a branch in run_checks; the CLI's --gates accepts every key of
@@ -6,6 +6,7 @@ GATE_TITLES.
 
 a XSD (ifctester)   b audit status Ok   c en/ja parity   d structure and records
 e headers           f built files up to date              g composition vs data/composition.json
+h every gold passes its own witnesses (idsbench.behaviour)
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Optional
+
+from idsbench.behaviour.gate import witness_problems
 
 from . import composition as comp
 from .build import checkout, composition_of, configs_present, record_of, render_outputs
@@ -31,6 +34,7 @@ GATE_TITLES = {
     "e": "user-message headers match scenario.json and the IDS",
     "f": "built data files, .huggingface.yaml and dataset_card.md up to date",
     "g": "composition vs data/composition.json",
+    "h": "every gold passes its own witnesses (witness IFC models checked with ifctester)",
 }
 VERSION_LINE_RE = re.compile(r"^IDS Version: (.*)$")
 FILENAME_LINE_RE = re.compile(r"^filename: (s(\d{3})-[a-z0-9]+(?:-[a-z0-9]+)*\.ids)$")
@@ -224,7 +228,16 @@ def gate_composition(root: Path, scenarios: list[Scenario]) -> tuple[GateResult,
     return GateResult("g", GATE_TITLES["g"], status, lines, note), comp.composition_table(c)
 
 
-def run_checks(root: Path | str | None = None, gates: str = "abcdefg") -> CheckReport:
+def gate_witnesses(scenarios: list[Scenario]) -> GateResult:
+    """The behavioural score's precondition: the gold's designed verdicts on its witnesses all hold."""
+    golds = {f"{sc.scenario_id}-{language}": messages[-1].content
+             for sc in scenarios for language, messages in sorted(sc.examples.items())
+             if messages and messages[-1].role == "assistant"}
+    problems, note = witness_problems(golds)
+    return _result("h", problems, note)
+
+
+def run_checks(root: Path | str | None = None, gates: str = "".join(GATE_TITLES)) -> CheckReport:
     """The gates named in `gates`, over `root` (default: the checkout you are in)."""
     root = checkout(root)
     start = time.perf_counter()
@@ -250,6 +263,8 @@ def run_checks(root: Path | str | None = None, gates: str = "abcdefg") -> CheckR
         elif key == "g":
             result, table = gate_composition(root, scenarios)
             results.append(result)
+        elif key == "h":
+            results.append(gate_witnesses(scenarios))
         else:
             raise ValueError(f"unknown gate {key!r}; valid: {''.join(GATE_TITLES)}")
     return CheckReport(str(root), len(scenarios), n_examples, results, table, time.perf_counter() - start)
