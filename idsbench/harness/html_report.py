@@ -20,8 +20,8 @@ from idsbench.leaderboard.results import group_json
 from idsbench.leaderboard.stats import PASS_RATE_INTERVAL, Bootstrap, describe_intervals, groups_of
 from idsbench.pipeline import ScoreRun
 from idsbench.report.aggregate import LABELS, PAPER_METRICS
-from idsbench.report.html import BREAKDOWN_LABELS, CELL_CSS, Series, charts, metric_cell
-from idsbench.report.table import NOT_COMPUTED, subset_note
+from idsbench.report.html import BREAKDOWN_LABELS, CELL_CSS, Series, charts, metric_cell, pct
+from idsbench.report.table import NOT_COMPUTED, columns, subset_note
 
 from .failures import Failures
 
@@ -121,6 +121,17 @@ def score_table(overall: Mapping, breakdowns: Mapping[str, Mapping[str, Mapping]
     return f'<table id="scores">{head}{"".join(body)}</table>'
 
 
+def behaviour_cell(result: ExampleResult) -> str:
+    """The example's Behaviour in percent, its reason (or the witnesses judged differently) as a tooltip;
+    n/c (sorted below every value) when this example has none."""
+    found = result.behaviour
+    if found is None or found.value is None:
+        reason = found.reason if found is not None and found.reason else "not computed"
+        return f'<td class=n data-sort=-1 title="{escape(reason)}">{NOT_COMPUTED}</td>'
+    note = found.reason or (f"judged differently: {' '.join(found.disagreements)}" if found.disagreements else "")
+    return f'<td class=n data-sort={found.value:.6f} title="{escape(note)}">{pct(found.value)}</td>'
+
+
 def code_label(code: int) -> str:
     return f'<abbr title="{escape(meaning(code))}">{code}</abbr>'
 
@@ -182,7 +193,7 @@ def _groups_attr(result: ExampleResult) -> str:
     return " ".join(values)
 
 
-def example_row(result: ExampleResult, raw: str | None, row: Mapping[str, Any]) -> str:
+def example_row(result: ExampleResult, raw: str | None, row: Mapping[str, Any], behaviour: bool = False) -> str:
     facets, audit = result.facets, result.audit
     kind = outcome(result, raw)
     error = row.get("error") or result.error or facets.error or ""
@@ -199,7 +210,7 @@ def example_row(result: ExampleResult, raw: str | None, row: Mapping[str, Any]) 
             f"{escape(kind)}</td><td>{codes}</td><td class=n data-sort={facets.matched}>{facets.matched}/{facets.pred_total}/"
             f"{facets.gold_total}</td><td class=n data-sort={facets.precision:.6f}>{100 * facets.precision:.1f}</td>"
             f"<td class=n data-sort={facets.recall:.6f}>{100 * facets.recall:.1f}</td>"
-            f"<td class=n data-sort={facets.f1:.6f}>{100 * facets.f1:.1f}</td>"
+            f"<td class=n data-sort={facets.f1:.6f}>{100 * facets.f1:.1f}</td>{behaviour_cell(result) if behaviour else ''}"
             f"<td>{escape(str(row.get('finish_reason') or ''))}</td><td class=err>{escape(error)}</td><td>{output}</td></tr>")
 
 
@@ -214,12 +225,13 @@ def example_controls(groups: Mapping[str, Mapping]) -> str:
 
 
 def examples_table(scores: ScoreRun, predictions: Sequence[str | None], rows: Mapping[str, Mapping]) -> str:
-    columns = (("example", False), ("outcome", False), ("codes", False),
-               ("matched/pred/gold", True), ("P", True), ("R", True), ("F1", True), ("finish", False),
-               ("error", False), ("output", False))
+    behaviour = (("Behaviour", True),) if scores.overall.behaviour_n else ()
+    shown = (("example", False), ("outcome", False), ("codes", False), ("matched/pred/gold", True), ("P", True),
+             ("R", True), ("F1", True), *behaviour, ("finish", False), ("error", False), ("output", False))
     head = "".join(f'<th data-key="{i}" data-numeric="{str(numeric).lower()}">{escape(name)}</th>'
-                   for i, (name, numeric) in enumerate(columns))
-    body = "".join(example_row(r, raw, rows.get(r.id, {})) for r, raw in zip(scores.results, predictions))
+                   for i, (name, numeric) in enumerate(shown))
+    body = "".join(example_row(r, raw, rows.get(r.id, {}), bool(behaviour))
+                   for r, raw in zip(scores.results, predictions))
     return f'<div class="scroll"><table id="examples"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
 
 
@@ -256,7 +268,8 @@ def render_report(scores: ScoreRun, summary: Mapping[str, Any], predictions: Seq
         f"{failure_banner(summary)}{subset_banner}"
         f"<h2>What failed</h2>{failure_summary(scores, predictions)}"
         f"<h2>Paper metrics</h2><p class=meta>percent; {escape(intervals)}, after "
-        f"each value; {NOT_COMPUTED} = not computed</p>{score_table(groups['overall'], groups['breakdowns'])}"
+        f"each value; {NOT_COMPUTED} = not computed</p>"
+        f"{score_table(groups['overall'], groups['breakdowns'], columns(scores.overall))}"
         f"<h2>By metadata group</h2>{chart_section}"
         f"<h2>Audit codes</h2>{codes_table(scores)}"
         f"<h2>Examples</h2>{example_controls(groups['breakdowns'])}{examples_table(scores, predictions, rows)}"

@@ -46,6 +46,7 @@ class RunConfig:
     audit_profile: str | None = DEFAULT_PROFILE
     workers: int = 1  # scoring processes (see idsbench.isolation)
     time_limit: float | None = None  # seconds per example when scoring
+    behaviour: bool = False  # also the behavioural agreement on witness models (beyond the paper)
     overwrite: bool = False
     retry_failed: bool = False
     progress: bool = True
@@ -162,7 +163,7 @@ def run(config: RunConfig) -> RunOutcome:
     raws = predictions_for(path, ids)
     scores = score(raws, [e.reference for e in examples], audit_profile=config.audit_profile,
                    progress=progress_bar(config.progress, len(raws)), workers=config.workers,
-                   time_limit=config.time_limit)
+                   time_limit=config.time_limit, behaviour=config.behaviour)
     scores = replace(scores, of=len(everything) if len(examples) < len(everything) else None)
     stats = generation_stats(path, ids)
     summary = scores.summary(**provenance(config, system, examples, report, stats))

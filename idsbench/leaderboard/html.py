@@ -56,7 +56,7 @@ SCRIPT = r"""
     const g = groupOf(row);
     if (!g) return null;
     if (state.key === 'n') return g.n;
-    return g.metrics[state.key].value;
+    return (g.metrics[state.key] || {value: null}).value;
   }
   function compare(a, b) {
     const x = sortValue(a), y = sortValue(b);
