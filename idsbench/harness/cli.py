@@ -113,10 +113,10 @@ def run_protocol(args: argparse.Namespace, system: str) -> RunProtocol | None:
     flags = {"temperature": args.temperature, "top_p": args.top_p, "top_k": args.top_k, "min_p": args.min_p,
              "max_tokens": args.max_tokens, "seed": args.seed, "reasoning_effort": args.reasoning_effort,
              "extra_body": args.extra_body, "timeout_s": args.timeout, "retries": args.retries}
-    protocol = load_protocol(args.protocol or DEFAULT_PROTOCOL)
-    if args.thinking is not None and THINKING[args.thinking] != protocol.thinking:
+    flags = {k: v for k, v in flags.items() if v is not None}  # flags not given keep the protocol's value
+    if args.thinking is not None:
         flags["thinking"] = THINKING[args.thinking]
-    return resolve(protocol, flags, prompt_file=args.prompt)
+    return resolve(load_protocol(args.protocol or DEFAULT_PROTOCOL), flags, prompt_file=args.prompt)
 
 
 def endpoint_config(args: argparse.Namespace, protocol: RunProtocol | None) -> EndpointConfig | None:
@@ -178,6 +178,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED
     print(json.dumps(outcome.summary, indent=2, ensure_ascii=False) if args.json else outcome.scores.table())
+    if protocol is not None and not protocol.to_json()["paper"]:
+        print(f"protocol {protocol.signature_part()}: not the paper's protocol, so these scores are not comparable "
+              "with the paper's (--protocol paper-0shot runs its prompt and sampling)", file=sys.stderr)
     print(f"data: {describe_data(data)}\nwrote {', '.join(str(p) for p in outcome.files.values())}", file=sys.stderr)
     return 0
 

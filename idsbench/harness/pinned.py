@@ -33,11 +33,11 @@ class PromptSpec:
 
 
 def cache_dir() -> Path:
-    """$IDS_BENCH_CACHE, else the user cache folder ($XDG_CACHE_HOME or ~/.cache)/ishigaki-ids-bench."""
+    """$IDS_BENCH_CACHE, else the user cache folder ($XDG_CACHE_HOME or ~/.cache)/ids-bench."""
     if os.environ.get("IDS_BENCH_CACHE"):
         return Path(os.environ["IDS_BENCH_CACHE"])
     base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "ishigaki-ids-bench"
+    return Path(base) / "ids-bench"
 
 
 def check(data: bytes, spec: PromptSpec, origin: str) -> str:

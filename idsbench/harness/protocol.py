@@ -135,8 +135,8 @@ def _prompt(protocol: Protocol, prompt_file: Path | None, cache: Path | None) ->
 
 def resolve(protocol: Protocol, flags: Mapping[str, Any] | None = None, *, prompt_file: Path | None = None,
             cache: Path | None = None) -> RunProtocol:
-    """The run's settings: `flags` are the explicitly given values (None = not given)."""
-    flags = {k: v for k, v in (flags or {}).items() if v is not None and v != {}}
+    """The run's settings: `flags` holds the explicitly given values only (thinking=None: send nothing)."""
+    flags = dict(flags or {})
     unknown = sorted(set(flags) - set(OVERRIDE_KEYS))
     if unknown:
         raise ValueError(f"unknown protocol settings {unknown}")

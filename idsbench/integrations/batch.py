@@ -7,7 +7,8 @@
 
 Each worker process builds its scorer once; equal (output, gold) pairs within a batch are scored once
 (k samples of one prompt are often identical). The added columns: the seven metrics, `audit_status`,
-`audit_codes` and `scored` (False for a row that reused an equal row's result in its batch).
+`audit_codes` (a string such as "103,201": one column type in every shard) and `scored` (False for a
+row that reused an equal row's result in its batch).
 """
 from __future__ import annotations
 
@@ -38,7 +39,7 @@ def score_batch(batch: Mapping[str, Sequence[Any]], *, prediction_column: str = 
             out[name].append(value)
         audit = scored.result.audit
         out["audit_status"].append(audit.status_text if audit else None)
-        out["audit_codes"].append(list(audit.codes) if audit else [])
+        out["audit_codes"].append(",".join(map(str, audit.codes)) if audit else "")
         out["scored"].append(fresh)
     return out
 

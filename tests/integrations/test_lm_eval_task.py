@@ -1,0 +1,68 @@
+"""lm-evaluation-harness end to end: `lm_eval --model local-chat-completions` against the loopback stand-in, on
+all 166 examples (the golds, a third of them degraded), gives the numbers `ids-bench score` gives."""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from idsbench.cli import main
+from idsbench.integrations.cli import LM_EVAL_TASKS
+from openai_standin import standin  # noqa: F401  (the fixture)
+from scripted import DATA, by_conversation, conversation_key, records, scripted
+from test_protocols import STANDIN_PROMPT, standin_protocol
+
+METRICS = ("processability", "structure", "content", "facet_f1", "precision", "recall", "ag_facet_f1")
+
+
+def score_with_cli(tmp_path, outputs):
+    predictions = tmp_path / "predictions.jsonl"
+    predictions.write_text("".join(json.dumps({"id": i, "prediction": p}) + "\n" for i, p in outputs.items()),
+                           encoding="utf-8")
+    assert main(["score", "--predictions", str(predictions), "--data", str(DATA), "--out", str(tmp_path / "score"),
+                 "--no-progress"]) == 0
+    return json.loads((tmp_path / "score" / "summary.json").read_text(encoding="utf-8"))["overall"]
+
+
+def run_lm_eval(tmp_path, url, metadata):
+    env = {**os.environ, "HF_DATASETS_OFFLINE": "1", "HF_HUB_OFFLINE": "1", "NO_PROXY": "127.0.0.1",
+           "OPENAI_API_KEY": "none"}
+    command = [sys.executable, "-m", "lm_eval", "run", "--model", "local-chat-completions",
+               "--model_args", f"base_url={url}/chat/completions,model=standin,max_retries=1",
+               "--tasks", "ishigaki_ids_bench", "--include_path", str(LM_EVAL_TASKS), "--apply_chat_template",
+               "--metadata", json.dumps(metadata), "--output_path", str(tmp_path / "lm_eval")]
+    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr[-4000:]
+    (path,) = (tmp_path / "lm_eval").rglob("results_*.json")
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def test_lm_eval_matches_ids_bench_score(tmp_path, standin):
+    rows = records()
+    outputs = scripted(rows)
+    answers = by_conversation(rows, outputs)
+    standin.default_answer = lambda request: answers[conversation_key(request["messages"])]
+    prompt = tmp_path / "standin_0shot.txt"
+    prompt.write_bytes(STANDIN_PROMPT)
+    results = run_lm_eval(tmp_path, standin.url, {"protocol": str(standin_protocol(tmp_path)), "prompt": str(prompt),
+                                                  "data": str(DATA)})
+
+    expected = score_with_cli(tmp_path, outputs)
+    got = results["results"]["ishigaki_ids_bench"]
+    for metric in METRICS:
+        assert got[f"{metric},none"] == pytest.approx(expected[metric], abs=1e-12), metric
+    assert 0.5 < expected["content"] < 0.9 and expected["facet_f1"] < expected["recall"] + 0.1  # not trivial
+    assert results["n-samples"]["ishigaki_ids_bench"]["effective"] == len(rows) == expected["n"] == 166
+
+    # Requests: the dataset's conversation after the protocol's prompt, with its sampling settings.
+    assert len(standin.requests) == 166
+    multi = [r for r in standin.requests if len(r["messages"]) > 2]
+    assert multi and all([m["role"] for m in r["messages"]][:3] == ["system", "user", "assistant"] for r in multi)
+    for request in standin.requests:
+        assert request["messages"][0] == {"role": "system", "content": prompt.read_text(encoding="utf-8")}
+        assert {k: request[k] for k in ("temperature", "top_p", "top_k", "min_p", "max_tokens")} == \
+            {"temperature": 0.6, "top_p": 0.95, "top_k": 20, "min_p": 0.0, "max_tokens": 15000}
+        assert request["chat_template_kwargs"] == {"enable_thinking": True} and request["stop"] == []
+    recorded = results["configs"]["ishigaki_ids_bench"]["metadata"]["protocol_settings"]
+    assert recorded["name"] == "paper-0shot" and recorded["overrides"] == {}
