@@ -188,9 +188,10 @@ def test_explicit_flags_override_the_protocol_and_are_recorded(tmp_path, prompt_
     assert summary["signature"].endswith("|protocol:paper-0shot" + ("+overrides" if overrides else ""))
 
 
-def test_default_protocol_is_the_projects_own(tmp_path, standin):
+def test_default_protocol_is_the_projects_own(tmp_path, standin, capsys):
     out = tmp_path / "own"
     assert run_cli("run", "--model", "m", "--base-url", standin.url, "--api-key-env", "none", "--out", out) == 0
+    assert "protocol ishigaki-detailed-v1: not the paper's protocol" in capsys.readouterr().err
     request = standin.requests[0]
     assert request["temperature"] == 0.0 and not {"top_k", "min_p", "chat_template_kwargs"} & set(request)
     assert request["messages"][0]["content"] == DEFAULT_PROMPT.read_text(encoding="utf-8").strip()
@@ -213,3 +214,10 @@ def test_paper_protocol_with_a_wrong_prompt_file_writes_nothing(tmp_path, prompt
     assert OFFICIAL_SHA256 in err and hashlib.sha256(STANDIN_PROMPT).hexdigest() in err and not out.exists()
     assert run_cli("run", "--system", "gold", "--protocol", "paper-0shot", "--out", out) == 2
     assert "--protocol is for endpoints" in capsys.readouterr().err
+
+
+def test_leaderboard_ranks_runs_of_any_protocol_together_and_shows_it():
+    from idsbench.leaderboard.board import comparable
+
+    scoring = "ids_metric:0.1.0|audit:ids-tool-1.0.96|facets:paper|data:abc|n:166|ifcopenshell:0.9.0"
+    assert comparable(scoring + "|protocol:paper-0shot") == comparable(scoring) == scoring
