@@ -9,6 +9,8 @@ official prompt file for paper-0shot), data, subset, audit_profile.
 """
 from __future__ import annotations
 
+import site
+import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -54,10 +56,17 @@ def ids_scorer(audit_profile: str = DEFAULT_PROFILE):
     return score
 
 
-# Inspect names a task "<import package>/<name>" when the package is in site-packages, or is installed in
-# editable mode under a distribution of the same name: ours is ishigaki-ids-bench, so an editable install
-# would register a bare name and `inspect eval idsbench/ishigaki_ids_bench` would not find it.
-TASK_NAME = "ishigaki_ids_bench" if "site-packages" in Path(__file__).parts else "idsbench/ishigaki_ids_bench"
+def _prefixed_by_inspect() -> bool:
+    """Inspect names a task "<import package>/<name>" when the package lies in site-packages, or is installed
+    in editable mode under a distribution of the same name. Ours is ishigaki-ids-bench, so an editable
+    install would get a bare name, and `inspect eval idsbench/ishigaki_ids_bench` would not find it."""
+    here = str(Path(__file__).resolve()).lower()
+    roots = [*site.getsitepackages(), site.getusersitepackages()]
+    roots += [p for p in sys.path if "site-packages" in p.lower()]
+    return any(here.startswith(str(Path(root).resolve()).lower()) for root in roots if root)
+
+
+TASK_NAME = "ishigaki_ids_bench" if _prefixed_by_inspect() else "idsbench/ishigaki_ids_bench"
 
 
 @task(name=TASK_NAME)

@@ -44,4 +44,5 @@ def inspect_generate_config(run: RunProtocol) -> dict[str, Any]:
     body = ({"min_p": s["min_p"]} if "min_p" in s else {}) | thinking_fields(run) | dict(run.extra_body)
     if "reasoning_effort" in body:
         config["reasoning_effort"] = body.pop("reasoning_effort")
-    return config | {"timeout": int(run.timeout_s), "max_retries": run.retries} | ({"extra_body": body} if body else {})
+    return config | {"attempt_timeout": int(run.timeout_s), "max_retries": run.retries} | (
+        {"extra_body": body} if body else {})

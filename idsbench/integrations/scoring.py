@@ -47,7 +47,8 @@ class Scored:
                     else "")]
         for finding in self.findings[:MAX_FINDINGS_SHOWN]:
             where = f" (line {finding.line})" if finding.line else ""
-            lines.append(f"- {finding.level} {finding.code or ''}: {finding.message}{where}".replace("  ", " "))
+            code = f" {finding.code}" if finding.code is not None else ""
+            lines.append(f"- {finding.level}{code}: {finding.message}{where}")
         if len(self.findings) > MAX_FINDINGS_SHOWN:
             lines.append(f"- ... {len(self.findings) - MAX_FINDINGS_SHOWN} more findings")
         lines.append(f"facets: {f.matched} matched of {f.pred_total} predicted and {f.gold_total} gold blocks"

@@ -66,6 +66,6 @@ def test_inspect_task_under_the_paper_protocol_settings(tmp_path):
     config = task.config
     assert (config.temperature, config.top_p, config.top_k, config.max_tokens) == (0.6, 0.95, 20, 15000)
     assert config.extra_body == {"min_p": 0.0, "chat_template_kwargs": {"enable_thinking": True}}
-    assert (config.timeout, config.max_retries) == (600, 0)
+    assert (config.attempt_timeout, config.max_retries) == (600, 0)
     assert len(task.dataset) == 83 and all(s.metadata["language"] == "ja" for s in task.dataset)
     assert task.dataset[0].input[0].text == prompt.read_text(encoding="utf-8")

@@ -66,3 +66,10 @@ def test_lm_eval_matches_ids_bench_score(tmp_path, standin):
         assert request["chat_template_kwargs"] == {"enable_thinking": True} and request["stop"] == []
     recorded = results["configs"]["ishigaki_ids_bench"]["metadata"]["protocol_settings"]
     assert recorded["name"] == "paper-0shot" and recorded["overrides"] == {}
+
+
+def test_the_task_folder_is_printed_for_include_path(capsys):
+    assert main(["integrations", "lm-eval-path"]) == 0
+    folder = capsys.readouterr().out.strip()
+    assert folder == str(LM_EVAL_TASKS) and (LM_EVAL_TASKS / "ishigaki_ids_bench" / "ishigaki_ids_bench.yaml").is_file()
+    assert main(["integrations"]) == 0 and "pkg://idsbench.integrations.rewards" in capsys.readouterr().out
