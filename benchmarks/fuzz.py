@@ -1,4 +1,4 @@
-"""A longer fuzz run (hypothesis) of the properties tests/test_fuzz checks briefly.
+"""A longer fuzz run (hypothesis) of the properties tests/test_fuzz.py checks briefly.
 
 Properties, each given an equal share of the time:
 - mutated golds (delete/duplicate/swap/retag elements, flip case, truncate, inject junk, comments,
@@ -22,15 +22,15 @@ from collections.abc import Callable
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from idsbench.synthetic.mutations import OPERATIONS, mutate_many
 from idsbench.audit import audit
 from idsbench.audit.values import pattern_matcher
-from idsbench.regex.dotnet import compile_dotnet
-from idsbench.pipeline import evaluate_one
 from idsbench.extract import extract_candidate, extract_candidate_reference
-from idsbench.records import load_references
 from idsbench.facets.counts import score_documents
+from idsbench.pipeline import evaluate_one
 from idsbench.pipeline import make_auditor
+from idsbench.records import load_references
+from idsbench.regex.dotnet import compile_dotnet
+from idsbench.synthetic.mutations import OPERATIONS, mutate_many
 
 REFERENCES = load_references()
 AUDITORS = (make_auditor("ids-tool-1.0.96"), make_auditor("ids-tool-latest"))
@@ -69,10 +69,6 @@ values = st.sampled_from(["IFCWALL", "IfcWall", "ifcwall", "Pset_WallCommon", "F
 regex_text = st.lists(st.sampled_from(list("ab.*+?|()[]{}^$\\-,0123456789dDwWsSpPkL<>'=!:")
                                       + ["IFC", "WALL", "{1,3}", "\\p{L}", "(?<n>", "\\k<n>", "[a-z-[aeiou]]"]),
                       max_size=20).map("".join)
-
-
-def _simple(tag: str, value: str) -> str:
-    return f"<{tag}><simpleValue>{value}</simpleValue></{tag}>"
 
 
 restriction = st.builds(

@@ -23,9 +23,9 @@ import time
 from pathlib import Path
 
 
-from idsbench.synthetic.corpus import synthetic_corpus
 from idsbench.example import METADATA_KEYS
 from idsbench.records import load_references
+from idsbench.synthetic.corpus import synthetic_corpus
 
 
 def write_inputs(folder: Path, n: int) -> tuple[Path, Path]:

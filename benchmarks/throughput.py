@@ -1,5 +1,5 @@
 """Stage 1 and Stage 2 throughput on the gold documents and on the synthetic corpus of LLM outputs
-(benchmarks/corpus.py), with ratios against xmlschema-only validation and a bare parse.
+(idsbench/synthetic/corpus.py), with ratios against xmlschema-only validation and a bare parse.
 
     python -m benchmarks.throughput [--repeat 3]
 
@@ -14,14 +14,14 @@ import xml.etree.ElementTree as ET
 
 
 from benchmarks.audit_throughput import _parse, rate, xmlschema_only
-from idsbench.synthetic.corpus import synthetic_corpus
 from idsbench.audit import audit
 from idsbench.example import Reference
-from idsbench.pipeline import evaluate_one
 from idsbench.extract import extract_candidate
-from idsbench.records import load_references
 from idsbench.facets.counts import score_documents
+from idsbench.pipeline import evaluate_one
 from idsbench.pipeline import make_auditor
+from idsbench.records import load_references
+from idsbench.synthetic.corpus import synthetic_corpus
 
 
 def corpora() -> dict[str, list[tuple[str, Reference]]]:

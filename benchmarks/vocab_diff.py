@@ -12,8 +12,8 @@ import json
 from pathlib import Path
 
 
-from idsbench.vocabulary.schema import SCHEMAS, schema_vocabulary
 from idsbench.vocabulary.psets import property_sets
+from idsbench.vocabulary.schema import SCHEMAS, schema_vocabulary
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 REFERENCE = SHARED / "reference-data" / "ids-tool-1.0.96-vocab"

@@ -1,4 +1,4 @@
-"""Output extraction: raw model output -> candidate IDS document (facet-scorer spec §0).
+"""Output extraction: raw model output -> candidate IDS document (docs/facet-scorer.md §0).
 
 The spec is stated as two regular expressions (SPEC_THINK, SPEC_FENCE, kept below as the
 reference). Run by a backtracking engine they are quadratic (`<think>` repeated without a

@@ -1,4 +1,7 @@
-"""Hardened XML parsing of untrusted documents, with the published scorer's semantics.
+"""Hardened XML parsing of untrusted documents: the one place where parsers for model output are set up.
+
+Stage 2 parses with `parse_xml`; the audit reads documents with `lxml_pull_parser` (audit/xml.py).
+`parse_xml` keeps the published scorer's semantics.
 
 The published facet scorer parses with the standard library's ElementTree (expat): comments and
 processing instructions vanish (the text around a comment is joined), CDATA is plain text, internal
@@ -20,9 +23,11 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 
+from lxml import etree
+
 MAX_BYTES = 20 * 1024 * 1024
 MAX_DEPTH = 256
-MAX_ELEMENTS = 200_000  # as the audit (audit_xml.MAX_ELEMENTS)
+MAX_ELEMENTS = 200_000  # Stage 2 and the audit alike
 _CHUNK = 1 << 16
 
 
@@ -64,6 +69,17 @@ def _parse_bounded(data: bytes) -> Parsed:
                 return Parsed(None, error)
     parser.close()
     return Parsed(root)
+
+
+def lxml_pull_parser(encoding: str | None) -> etree.XMLPullParser:
+    """The audit's parser: libxml2 with no network, no DTD, no entity resolution and its default limits
+    (no huge_tree: nesting depth 256, entity amplification checks); comments and PIs kept as nodes, as
+    the validator's reader sees them, CDATA as text."""
+    return etree.XMLPullParser(
+        events=("start", "end"), encoding=encoding, no_network=True, load_dtd=False,
+        resolve_entities=False, dtd_validation=False, huge_tree=False, remove_comments=False,
+        remove_pis=False, strip_cdata=True,
+    )
 
 
 def parse_xml(document: str | bytes) -> Parsed:

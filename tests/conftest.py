@@ -1,11 +1,5 @@
 import os
 import tempfile
-import sys
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parents[1]
-SHARED = ROOT.parent / "shared"
-sys.path.insert(0, str(ROOT))
 
 # The Hub is never reachable from tests, and nothing is cached outside a temporary folder
 # (evaluate and datasets read these variables when they are first imported).

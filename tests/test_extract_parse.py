@@ -1,8 +1,8 @@
-"""Output extraction (spec §0) and hardened parsing: errors are values, never exceptions."""
+"""Output extraction (docs/facet-scorer.md §0) and hardened parsing: errors are values, never exceptions."""
 import pytest
 
-from ids_metric.extract import extract_candidate
-from ids_metric.xmlparse import MAX_BYTES, MAX_DEPTH, parse_xml
+from idsbench.extract import extract_candidate
+from idsbench.xmlparse import MAX_BYTES, MAX_DEPTH, parse_xml
 
 EXTRACT = [
     ("plain", "  <a/>  ", "<a/>"),

@@ -1,8 +1,8 @@
 """Fuzzing (hypothesis) over extraction, parsing, audit and scoring on the real gold files, and the
 checks that every fast path gives what the straightforward path gives (gold + synthetic corpus).
 
-tests/test_properties.py covers Stage 2 invariants on generated documents; this file works from
-the 166 real golds and their mutations. benchmarks/fuzz.py runs the same properties for longer.
+tests/facets/test_properties.py covers Stage 2 invariants on generated documents; this file works from
+the real golds and their mutations. `python -m benchmarks.fuzz` runs the same properties for longer.
 """
 import random
 import re
@@ -14,19 +14,19 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lxml import etree
 
-from benchmarks.corpus import synthetic_corpus
-from benchmarks.mutations import OPERATIONS, mutate_many
-from ids_metric import xsd
-from ids_metric.audit import audit
-from ids_metric.audit_tree import attribute_items
-from ids_metric.audit_values import VALUE_SYNTAX
-from ids_metric.evaluation import evaluate_one
-from ids_metric.extract import extract_candidate, extract_candidate_reference
-from ids_metric.facets import _keyed_form, canonical, element_form
-from ids_metric.records import load_references
-from ids_metric.scorer import score_documents
-from ids_metric.scoring import make_auditor
-from ids_metric.xmlparse import parse_xml
+from idsbench.audit import xsd
+from idsbench.audit import audit
+from idsbench.audit.tree import attribute_items
+from idsbench.audit.values import VALUE_SYNTAX
+from idsbench.extract import extract_candidate, extract_candidate_reference
+from idsbench.facets.blocks import _keyed_form, canonical, element_form
+from idsbench.facets.counts import score_documents
+from idsbench.pipeline import evaluate_one
+from idsbench.pipeline import make_auditor
+from idsbench.records import load_references
+from idsbench.synthetic.corpus import synthetic_corpus
+from idsbench.synthetic.mutations import OPERATIONS, mutate_many
+from idsbench.xmlparse import parse_xml
 
 FUZZ = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 REFERENCES = load_references()

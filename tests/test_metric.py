@@ -1,20 +1,23 @@
-"""The evaluate module: loads from a clean cache offline, equals the library, runs its doctests."""
+"""The evaluate module (ids_metric/, a wrapper over the installed package): loads from a clean cache
+offline, equals the library, runs its doctests and its card's, names the distribution when missing."""
+import ast
 import doctest
 import json
 import os
+import re
 import subprocess
 import sys
 
 import pytest
 
-from conftest import ROOT
-from idsdocs import DOOR, WALL, ids, spec, entity
-from ids_metric.evaluation import Reference
-from ids_metric.scoring import score
+from idsbench.example import Reference
+from idsbench.pipeline import score
+from idsbench.synthetic.documents import DOORS, WALLS, entity, ids, spec
+from tests.paths import ROOT
 
-GOLD_A = ids(WALL, DOOR)
-GOLD_B = ids(WALL)
-PREDICTIONS = [f"```ids\n{GOLD_A}\n```", "sorry", None, ids(WALL), ids(spec([entity("IFCWALLX")]))]
+GOLD_A = ids(WALLS, DOORS)
+GOLD_B = ids(WALLS)
+PREDICTIONS = [f"```ids\n{GOLD_A}\n```", "sorry", None, ids(WALLS), ids(spec([entity("IFCWALLX")]))]
 REFERENCES = [GOLD_A, GOLD_A, GOLD_B, GOLD_A, GOLD_B]
 METADATA = [
     {"language": "en", "input_format": "csv", "turn_type": "single_turn", "domain": "mep", "ifc_versions": ["IFC4"]},
@@ -70,13 +73,30 @@ def metric():
     return evaluate.load(str(ROOT / "ids_metric"))
 
 
-def test_doctest_examples_run(metric, monkeypatch):
-    from ids_metric import ids_metric as module
-    monkeypatch.chdir(ROOT)
-    test = doctest.DocTestParser().get_doctest(module._KWARGS_DESCRIPTION, {}, "ids_metric", None, 0)
+def _script_docstring(name: str) -> str:
+    """A module-level string constant of ids_metric.py, read without importing the script."""
+    tree = ast.parse((ROOT / "ids_metric" / "ids_metric.py").read_text(encoding="utf-8"))
+    return next(ast.literal_eval(n.value) for n in tree.body if isinstance(n, ast.Assign) and n.targets[0].id == name)
+
+
+def _run_doctest(text: str, name: str, globs: dict) -> doctest.TestResults:
+    test = doctest.DocTestParser().get_doctest(text, globs, name, None, 0)
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     runner.run(test)
-    assert runner.failures == 0 and runner.tries >= 4
+    return doctest.TestResults(runner.failures, runner.tries)
+
+
+def test_doctest_examples_run(monkeypatch):
+    monkeypatch.chdir(ROOT)  # as in a checkout: evaluate.load("ids_metric") finds the folder
+    failures, tries = _run_doctest(_script_docstring("_KWARGS_DESCRIPTION"), "ids_metric", {})
+    assert failures == 0 and tries >= 6
+
+
+def test_the_card_examples_run_as_shown(metric):
+    card = (ROOT / "ids_metric" / "README.md").read_text(encoding="utf-8")
+    examples = re.search(r"### Examples\n```python\n(.*?)^```$", card, re.S | re.M).group(1)
+    failures, tries = _run_doctest(examples, "card", {"ids_metric": metric})
+    assert failures == 0 and tries >= 3
 
 
 def test_add_batch_and_add_equal_one_compute(metric):
@@ -98,7 +118,6 @@ def test_columns_as_metadata_equal_rows(metric):
 
 @pytest.mark.parametrize("kwargs,message", [
     ({"predictions": ["a"], "references": ["b", "c"]}, "Mismatch"),
-    ({"predictions": ["a"], "references": ["b"], "bogus": 1}, "unknown options"),
     ({"predictions": ["a"], "references": ["b"], "metadata": [{}, {}]}, "metadata"),
     ({"predictions": ["a"], "references": ["b"], "metadata": {"colour": ["red"]}}, "unknown metadata keys"),
     ({"predictions": [3], "references": ["b"]}, "expected format"),
@@ -108,6 +127,11 @@ def test_columns_as_metadata_equal_rows(metric):
 def test_clear_value_errors(metric, kwargs, message):
     with pytest.raises(ValueError, match=message):
         metric.compute(**kwargs)
+
+
+def test_unknown_options_are_named(metric):
+    with pytest.raises(TypeError, match="bogus"):
+        metric.compute(predictions=["a"], references=["b"], bogus=1)
 
 
 def test_space_app_builds_and_scores(monkeypatch):
@@ -127,16 +151,21 @@ def test_metric_card_has_the_canonical_sections():
         assert f"# {section}" in card
 
 
-def test_every_module_the_metric_reaches_is_imported_by_its_main_script():
-    """evaluate copies only the siblings named in ids_metric.py; a transitive-only import would break the Hub copy."""
-    import re
+def test_the_module_folder_is_a_thin_wrapper_over_the_installed_package():
+    """No sibling modules for evaluate to copy: the script imports the distribution, whose requirement the
+    Space's requirements.txt states."""
     folder = ROOT / "ids_metric"
-    relative = re.compile(r"^\s*from \.(\w+) import", re.MULTILINE)
-    direct = set(relative.findall((folder / "ids_metric.py").read_text(encoding="utf-8")))
-    reached, todo = set(), list(direct)
-    while todo:
-        name = todo.pop()
-        if name not in reached:
-            reached.add(name)
-            todo += relative.findall((folder / f"{name}.py").read_text(encoding="utf-8"))
-    assert reached - direct == set()
+    assert sorted(p.name for p in folder.iterdir() if p.name != "__pycache__") == \
+        ["README.md", "app.py", "ids_metric.py", "requirements.txt"]
+    script = (folder / "ids_metric.py").read_text(encoding="utf-8")
+    assert not re.search(r"^from \.", script, re.M) and "# From: ishigaki-ids-bench" in script
+    assert "ishigaki-ids-bench" in (folder / "requirements.txt").read_text(encoding="utf-8")
+
+
+def test_without_the_package_evaluate_names_the_distribution(monkeypatch, tmp_path):
+    import evaluate
+
+    monkeypatch.setitem(sys.modules, "idsbench", None)  # as if it were not installed
+    monkeypatch.setenv("HF_MODULES_CACHE", str(tmp_path / "modules"))
+    with pytest.raises(ImportError, match="pip install ishigaki-ids-bench"):
+        evaluate.load(str(ROOT / "ids_metric"))

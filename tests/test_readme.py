@@ -1,4 +1,6 @@
-"""Every Python example of the README runs as written (placeholders filled in) and gives the expected answer."""
+"""The README: every Python example runs as written (placeholders filled in) from outside the checkout
+and gives the expected answer; the layout table names every module of the package, and only paths that
+exist."""
 from __future__ import annotations
 
 import os
@@ -8,15 +10,16 @@ import sys
 
 import pytest
 
-from conftest import ROOT
+from tests.paths import ROOT
 
-BLOCKS = re.findall(r"^```python\n(.*?)^```", (ROOT / "README.md").read_text(encoding="utf-8"), re.M | re.S)
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+BLOCKS = re.findall(r"^```python\n(.*?)^```", README, re.M | re.S)
 PLACEHOLDERS = {  # what a reader would put in place of the README's names for their own things
-    '"path/to/this/checkout"': repr(str(ROOT)),
+    "path/to/this/checkout": str(ROOT),
     "my_outputs": 'data["gold_ids"]',
 }
 PRELUDE = """
-from ids_metric.records import load_references as _load
+from idsbench import load_references as _load
 outputs = [r.gold for r in _load()]                       # a perfect system
 gold_ids = model_output = outputs[0]
 """
@@ -27,6 +30,7 @@ CHECKS = {  # a line that each block's result must satisfy, by a name the block 
     "rewards": "assert rewards == [1.0, 1.0], rewards",
     "bulk": 'assert bulk["ag_facet_f1"] == 1.0 and bulk["content"] == 1.0, bulk',
 }
+LAYOUT = README[README.index("## Project layout"):README.index("## Submitting results")]
 
 
 def test_the_readme_has_its_examples():
@@ -40,7 +44,25 @@ def test_readme_python_example_runs(block, tmp_path):
         code = code.replace(placeholder, value)
     checks = [check for name, check in CHECKS.items() if re.search(rf"^{name} = ", code, re.M)]
     assert len(checks) == 1, "every README example needs exactly one check here"
-    env = {**os.environ, "HF_HOME": str(tmp_path / "hf"), "PYTHONPATH": str(ROOT)}
-    done = subprocess.run([sys.executable, "-c", PRELUDE + code + "\n" + checks[0]], cwd=ROOT, env=env,
+    env = {**os.environ, "HF_HOME": str(tmp_path / "hf")}
+    done = subprocess.run([sys.executable, "-c", PRELUDE + code + "\n" + checks[0]], cwd=tmp_path, env=env,
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]
+
+
+def test_the_layout_table_names_only_paths_that_exist():
+    named = {path for cell in re.findall(r"^\| (.*?) \|", LAYOUT, re.M) for path in re.findall(r"`([^`]+)`", cell)}
+    assert [path for path in named if not any(ROOT.glob(path.rstrip("/")))] == []
+
+
+SUBPACKAGES_BY_MODULE = ("audit", "facets", "regex", "vocabulary", "report", "synthetic", "dataset")
+
+
+def test_the_layout_table_names_every_module_of_the_package():
+    package = ROOT / "idsbench"
+    entries = [p for p in package.iterdir() if p.name not in ("__pycache__", "_data", "__init__.py")]
+    assert [p.name for p in entries if f"`idsbench/{p.name}{'/' if p.is_dir() else ''}`" not in LAYOUT] == []
+    for sub in SUBPACKAGES_BY_MODULE:  # these rows name each of their modules
+        row = next(line for line in LAYOUT.splitlines() if line.startswith(f"| `idsbench/{sub}/`"))
+        modules = [m.name for m in (package / sub).glob("*.py") if m.name != "__init__.py" or sub == "audit"]
+        assert [m for m in modules if f"`{m}`" not in row] == [], sub

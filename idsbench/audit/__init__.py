@@ -83,7 +83,7 @@ def _xsd_issues(ctx: AuditContext, doc: ParsedDocument, version: str, starts: li
     lines = [line for line, _ in starts]
     for issue in xsd_issues(doc.root, version):
         ctx.event = starts[min(bisect.bisect_left(lines, issue.line or 0), len(starts) - 1)][1] - 1
-        ctx.report(307 if issue.warning else "306", None, line=issue.line, message=issue.message)
+        ctx.report(307 if issue.warning else 306, None, line=issue.line, message=issue.message)
 
 
 def _audit_parsed(ctx: AuditContext, doc: ParsedDocument, custom_xsd: bool, empty: bool,

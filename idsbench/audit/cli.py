@@ -31,7 +31,9 @@ def _code(value: str) -> int:
 
 
 def configure_parser(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
-    p.description = __doc__.split("\n\n")[0]
+    p.description = ("Audit IDS files or folders like buildingSMART's `ids-tool audit` (Stage 1), or explain a code.\n"
+                     "Findings print in the tool's style, then the status; folders are searched recursively;\n"
+                     "the codes found are listed with their meaning.")
     p.formatter_class = argparse.RawDescriptionHelpFormatter
     p.add_argument("source", nargs="*", help="IDS file(s) or folder(s) to audit")
     p.add_argument("--explain", type=_code, metavar="CODE",

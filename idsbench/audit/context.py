@@ -8,11 +8,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
+from idsbench.vocabulary.schema import SCHEMA_LABELS
+
+from .profiles import Profile
 from .result import Status
 from .rules import rule as rule_for
-from .profiles import Profile
 from .tree import Node
-from idsbench.vocabulary.schema import SCHEMA_LABELS
 
 TypeFilter = frozenset  # UPPER class names; a missing entry means "no constraint"
 

@@ -1,15 +1,16 @@
 """Facet checks (entity, attribute, property, partOf, classification, material), run at
 each facet's end tag per IFC schema of the enclosing specification; each records its
-validity and per-schema type filter in a FacetState (docs/reference §2.5-§2.9)."""
+validity and per-schema type filter in a FacetState (docs/audit.md §3, §5)."""
 from __future__ import annotations
+
+from idsbench.vocabulary.schema import PARTOF_RELATIONS, classification_classes, concrete_descendants, material_classes
+from idsbench.vocabulary.schema import partof_relation
 
 from .context import AuditContext, FacetState, describe_candidates, schema_label
 from .tree import Node
 from .values import does_match, is_null_or_empty, list_matcher, matches_prefix, try_match, value_is_valid
 from .vocab import attribute_names, class_names, entity_vocabulary, predefined_union, property_vocabulary
 from .xs import report_problems
-from idsbench.vocabulary.schema import PARTOF_RELATIONS, classification_classes, concrete_descendants, material_classes
-from idsbench.vocabulary.schema import partof_relation
 
 FACETS = ("entity", "partOf", "classification", "attribute", "property", "material")
 CONDITIONAL = ("required", "prohibited", "optional")

@@ -15,7 +15,7 @@ from .result import Status
 class Profile:
     name: str
     version: str  # the tool version reproduced, shown in signatures
-    pset_variant: str  # vocabulary_psets variant
+    pset_variant: str  # a variant of vocabulary/psets.py
     empty_document_status: Status  # an empty stream is "not an IDS" in 1.0.96
     accepted_bases: tuple[str, ...]  # extra restriction base spellings accepted
     check_bounds: bool  # min/max facet values parsed against the base (XsBoundary)

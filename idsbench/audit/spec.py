@@ -5,12 +5,13 @@ from __future__ import annotations
 import re
 from typing import Iterator
 
-from .result import Status
+from idsbench.vocabulary.schema import SCHEMAS
+
 from .context import AuditContext, schema_label
 from .facets import FACET_AUDITS, FACETS, audit_cardinality, is_required
+from .result import Status
 from .tree import Node
 from .xs import XS_AUDITS
-from idsbench.vocabulary.schema import SCHEMAS
 
 # IfcSchemaHelper.GetSchemaVersions: the tokens the tool maps (case-sensitive).
 SCHEMA_TOKENS = {"IFC2X3": "IFC2X3", "IFC4": "IFC4", "IFC4X3": "IFC4X3_ADD2", "IFC4X3_ADD2": "IFC4X3_ADD2"}

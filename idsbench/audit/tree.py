@@ -31,9 +31,6 @@ class Node:
                 return c
         return None
 
-    def children_named(self, name: str) -> list["Node"]:
-        return [c for c in self.children if c.name == name]
-
     def ancestor(self, name: str) -> "Node | None":
         node = self.parent
         while node is not None and node.name != name:
@@ -48,10 +45,6 @@ class Node:
 
 def _local(tag: str) -> str:
     return tag[tag.find("}") + 1:] if tag[0] == "{" else tag
-
-
-def _has_text(text: str | None) -> bool:
-    return bool(text) and not text.isspace()
 
 
 _ALL_ATTRIBUTES = etree.XPath("@*")
@@ -117,18 +110,6 @@ def build_tree(root: etree._Element, ended: set | None = None) -> tuple[Node, in
             continue
         stack.append((child, builder.open(child, node), iter(child)))
     return top, builder.count
-
-
-def post_order(root: Node) -> Iterator[Node]:
-    """Nodes in end-tag order (children before parents), as the tool audits them."""
-    stack: list[tuple[Node, int]] = [(root, 0)]
-    while stack:
-        node, i = stack.pop()
-        if i < len(node.children):
-            stack.append((node, i + 1))
-            stack.append((node.children[i], 0))
-        else:
-            yield node
 
 
 class Locator:

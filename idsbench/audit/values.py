@@ -1,8 +1,7 @@
 """IDS parameter values: string matchers (simpleValue / xs:restriction), value syntax (305)
 and the checks of the `xs:` nodes themselves (303, 304, 305, 308, 109).
 
-The matcher semantics follow the audit tool 1.0.96 (docs/reference/ids-audit-tool-1.0.96.md
-§2.5, §2.10): a name is matched case-sensitively; inside a restriction the enumerations
+The matcher semantics follow the audit tool 1.0.96 (docs/audit.md §4): a name is matched case-sensitively; inside a restriction the enumerations
 are OR-ed, the patterns are OR-ed, `length` filters, and these groups are AND-ed.
 """
 from __future__ import annotations
@@ -11,9 +10,10 @@ import re
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from .tree import Node
 from idsbench.regex.dotnet import compile_dotnet
 from idsbench.regex.safe import charge, charge_compile, compile_search, metered
+
+from .tree import Node
 
 MATCHER_NAMES = ("simpleValue", "restriction", "enumeration", "pattern", "length", "totalDigits")
 
@@ -113,7 +113,7 @@ def _candidate_set(candidates: Sequence[str]) -> frozenset[str]:
 
 def _pattern_hits(pattern: str, candidates: Sequence[str]) -> list[str]:
     """Candidates a pattern matches; cached per (pattern, vocabulary tuple), with its matching
-    work, which is charged to the document's budget (safe_regex) whether cached or not."""
+    work, which is charged to the document's budget whether cached or not (regex/safe.py)."""
     cached = isinstance(candidates, tuple)
     key = (pattern, id(candidates)) if cached else (pattern, tuple(candidates))
     hit = _PATTERN_HITS.get(key) if cached else None

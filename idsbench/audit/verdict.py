@@ -1,4 +1,4 @@
-"""Stage 1 verdicts: audit status flags -> (processability, structure, content) (facet-scorer spec §5)."""
+"""Stage 1 verdicts: audit status flags -> (processability, structure, content) (docs/facet-scorer.md §5)."""
 from __future__ import annotations
 
 OK = 0

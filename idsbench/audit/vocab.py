@@ -7,9 +7,10 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Mapping
 
-from .context import AuditContext
-from idsbench.vocabulary.schema import IfcAttribute, IfcClass, SchemaVocabulary, schema_vocabulary, subclass_table
 from idsbench.vocabulary.psets import PsetTemplate, property_sets, pset_type_filter
+from idsbench.vocabulary.schema import IfcAttribute, IfcClass, SchemaVocabulary, schema_vocabulary, subclass_table
+
+from .context import AuditContext
 
 
 @lru_cache(maxsize=None)

@@ -1,4 +1,4 @@
-"""Hardened parsing of untrusted IDS documents for the audit.
+"""Reading untrusted IDS documents for the audit, with the parser xmlparse.py configures for it.
 
 lxml/libxml2 with no network, no DTD loading, no entity resolution and its default limits
 (no huge_tree: nesting depth 256, entity amplification checks). The document prolog is
@@ -16,8 +16,9 @@ from dataclasses import dataclass
 
 from lxml import etree
 
+from idsbench.xmlparse import MAX_ELEMENTS, lxml_pull_parser
+
 MAX_DOCUMENT_BYTES = 10 * 1024 * 1024
-MAX_ELEMENTS = 200_000
 _PROBE_CHUNK = 4096
 _READ_CHUNK = 1 << 16
 _XSI_SCHEMA_LOCATION = "{http://www.w3.org/2001/XMLSchema-instance}schemaLocation"
@@ -58,14 +59,6 @@ def as_bytes(document: str | bytes) -> tuple[bytes, str | None]:
     return bytes(document), None
 
 
-def _pull_parser(encoding: str | None) -> etree.XMLPullParser:
-    return etree.XMLPullParser(
-        events=("start", "end"), encoding=encoding, no_network=True, load_dtd=False,
-        resolve_entities=False, dtd_validation=False, huge_tree=False, remove_comments=False,
-        remove_pis=False, strip_cdata=True,
-    )
-
-
 def _error(exc: Exception) -> XmlError:
     line, column = getattr(exc, "position", (None, None)) or (None, None)
     message = re.sub(r" \(<string>, line \d+\)$", "", str(exc)) or type(exc).__name__
@@ -79,7 +72,7 @@ def _has_doctype(root: etree._Element) -> bool:
 
 class _Reader:
     def __init__(self, data: bytes, encoding: str | None):
-        self.data, self.parser = data, _pull_parser(encoding)
+        self.data, self.parser = data, lxml_pull_parser(encoding)
         self.events: list[tuple[str, etree._Element]] = []
         self.started = 0  # elements read so far
         self.offset = 0

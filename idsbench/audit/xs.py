@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from idsbench.regex.dotnet import compile_dotnet
+from idsbench.regex.safe import charge_compile
+
 from .context import AuditContext, describe_candidates, schema_label
 from .tree import Node
 from .values import ALLOWED_CHILDREN, BASE_TYPES, MatchProblem, value_is_valid
-from idsbench.regex.dotnet import compile_dotnet
-from idsbench.regex.safe import charge_compile
 
 _BOUNDS = ("minInclusive", "maxInclusive", "minExclusive", "maxExclusive")
 _LATEST_BASES = {"xs:anyURI": "XsAnyUri", "xs:time": "XsTime"}

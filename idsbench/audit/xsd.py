@@ -7,7 +7,7 @@ libxml2 refuses to import the XMLSchema namespace, but accepts a host schema who
 namespace *is* XMLSchema and which imports ids.xsd. The host declares the small part of
 the XSD 1.0 meta-schema that IDS documents use (`xs:restriction` with facets and
 annotations, the `xs:occurs` attribute group). Documents outside that part, or whose
-libxml2 errors sit inside an `xs:` subtree, go to xmlschema; tests/test_audit.py proves the
+libxml2 errors sit inside an `xs:` subtree, go to xmlschema; tests/audit/test_audit.py proves the
 verdicts identical on the conformance corpora and on seeded mutations of them.
 
 xmlschema builds each error with `len(parent)`, which lxml computes by walking the children:
@@ -31,7 +31,6 @@ from .tree import attribute_items
 IDS_NS = "http://standards.buildingsmart.org/IDS"
 XS_NS = "http://www.w3.org/2001/XMLSchema"
 XSI_NS = "http://www.w3.org/2001/XMLSchema-instance"
-VERSIONS = ("1.0", "0.9.7")
 _IDS_LOCATION = "urn:ids-metric:ids.xsd"
 MAX_XSD_ISSUES = 100
 WIDE = 1000  # children (or attributes) of one element beyond which xmlschema gets the stdlib copy

@@ -1,7 +1,7 @@
-"""Composition of the dataset versus the minimums of dataset.md (kept as data in data/composition.json).
+"""Composition of the dataset versus its targets (minimums and maximums, kept as data in data/composition.json).
 
-Pure functions over per-scenario facts; ishigaki_ids_bench.py feeds them and prints the markdown table
-(`report`, the dataset card and check gate g all use `composition_table`).
+Pure functions over per-scenario facts; build.composition_of feeds them, and the markdown table
+(`composition_table`) serves the report, the dataset card and gate g.
 """
 
 from __future__ import annotations

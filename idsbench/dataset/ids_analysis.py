@@ -18,7 +18,7 @@ from idsbench.audit import audit
 IDS_NS = "http://standards.buildingsmart.org/IDS"
 XS_NS = "http://www.w3.org/2001/XMLSchema"
 FACET_KINDS = ("entity", "partOf", "classification", "attribute", "property", "material")
-# The benchmark's fixed spelling of "any property set that is not a standard one" (dataset.md).
+# The benchmark's fixed spelling of "any property set that is not a standard one" (a gold convention).
 ANY_PSET_PATTERN = "^(?!(Pset_|Qto_)).+"
 BOUND_FACETS = {"minInclusive", "maxInclusive", "minExclusive", "maxExclusive"}
 LENGTH_FACETS = {"length", "minLength", "maxLength"}
@@ -144,7 +144,7 @@ def _restriction_kind(elem: etree._Element) -> Optional[str]:
 
 
 def _flags(root: etree._Element, specs: tuple[SpecShape, ...]) -> frozenset[str]:
-    """Composition flags of dataset.md, keyed like data/composition.json."""
+    """Composition flags of a gold, keyed like the targets of data/composition.json."""
     flags = {f"facet:{f.kind}" for s in specs for f in s.facets}
     facets = [f for s in specs for f in s.facets]
     leaves = [(f, leaf) for f in facets for leaf in f.leaves]

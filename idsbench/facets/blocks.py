@@ -1,4 +1,4 @@
-"""Stage 2, part 1: IDS specifications -> multisets of normalized facet blocks (facet-scorer spec §1–2)."""
+"""Stage 2, part 1: IDS specifications -> multisets of normalized facet blocks (docs/facet-scorer.md §1–2)."""
 from __future__ import annotations
 
 import json
@@ -130,7 +130,7 @@ def _drop_nulls(content: dict) -> dict:
 
 
 def facet_content(facet: ET.Element, facet_type: str) -> dict:
-    """The full content of one facet block (spec §2.2), null keys dropped."""
+    """The full content of one facet block (docs/facet-scorer.md §2.2), null keys dropped."""
     def get(name: str, upper: bool = False) -> Any:
         return value_of(child(facet, name), upper)
 

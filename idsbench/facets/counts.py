@@ -1,12 +1,13 @@
-"""Stage 2, part 3: per-example facet counts and precision/recall/F1 (facet-scorer spec §4)."""
+"""Stage 2, part 3: per-example facet counts and precision/recall/F1 (docs/facet-scorer.md §4)."""
 from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
 
+from idsbench.xmlparse import parse_xml
+
 from .blocks import SpecBlocks, document_blocks
 from .pairing import pair_specifications
-from idsbench.xmlparse import parse_xml
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,4 +1,4 @@
-"""Stage 2, part 2: pairing gold and predicted specifications (facet-scorer spec §3).
+"""Stage 2, part 2: pairing gold and predicted specifications (docs/facet-scorer.md §3).
 
 With at most 18 predicted specifications the pairing is the maximum-weight assignment, ties broken
 lexicographically (gold specs in order; for each, "unpaired" before predicted specs in document

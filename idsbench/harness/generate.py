@@ -26,7 +26,6 @@ class GenerateReport:
     skipped: int  # already in the file from an earlier run
     written: int
     failed: int  # written with prediction null
-    interrupted: bool = False
 
 
 def call_system(system: System, example: Example) -> Generation:

@@ -7,10 +7,11 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
-from idsbench.report.aggregate import LABELS, PAPER_METRICS, GroupScore
+from idsbench.audit.rules import meaning
 from idsbench.example import ExampleResult
-from idsbench.report.table import NOT_COMPUTED
 from idsbench.pipeline import ScoreRun
+from idsbench.report.aggregate import LABELS, PAPER_METRICS, GroupScore
+from idsbench.report.table import NOT_COMPUTED
 
 MAX_OUTPUT_CHARS = 20_000  # keeps the page small when a model rambles
 STYLE = """
@@ -46,6 +47,15 @@ def _status(result: ExampleResult) -> tuple[str, str]:
     if result.audit is None:
         return "not audited", ""
     return result.audit.status_text, " ".join(str(c) for c in result.audit.codes)
+
+
+def codes_legend(results: Sequence[ExampleResult]) -> str:
+    """Every audit code of the run with its meaning (the example rows give the codes alone)."""
+    codes = sorted({c for r in results if r.audit is not None for c in r.audit.codes})
+    if not codes:
+        return "<p class=meta>no audit codes in this run</p>"
+    rows = "".join(f"<tr><td class=n>{c}</td><td>{escape(meaning(c))}</td></tr>" for c in codes)
+    return f"<table><tr><th>code</th><th>meaning</th></tr>{rows}</table>"
 
 
 def example_row(result: ExampleResult, raw: str | None, row: Mapping[str, Any]) -> str:
@@ -95,6 +105,7 @@ def render_report(scores: ScoreRun, summary: Mapping[str, Any], predictions: Seq
         f"<h2>Paper metrics</h2>{score_table([('all', scores.overall)])}"
         f"<h2>Breakdowns</h2>{breakdown_tables(scores.breakdowns)}"
         f"<h2>Examples</h2>{examples_table(scores, predictions, rows)}"
+        f"<h2>Audit codes</h2>{codes_legend(scores.results)}"
         f"<h2>Provenance</h2>{provenance_list(summary)}</body></html>\n"
     )
 

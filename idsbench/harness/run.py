@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from idsbench import __version__
-from idsbench.audit.profiles import DEFAULT_PROFILE
+from idsbench.audit.profiles import DEFAULT_PROFILE, NO_AUDIT
 from idsbench.locations import find_checkout
 from idsbench.pipeline import ScoreRun, score
 from idsbench.progress import progress_bar
@@ -126,7 +126,7 @@ def provenance(config: RunConfig, system: System, examples: list[Example], repor
                  "selection": selection},
         "generation": {"skipped_existing": report.skipped, "written": report.written, "failed": len(stats["failed_ids"]),
                        **stats},
-        "audit_profile": config.audit_profile or "none",
+        "audit_profile": config.audit_profile or NO_AUDIT,
         "packages": {"ids_metric": VERSION, "ishigaki-ids-bench": __version__, "python": platform.python_version(),
                      **{name: package_version(name) for name in PACKAGES}},
         "git": git_state(), "date": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from idsbench.vocabulary.schema import IfcClass, concrete_descendants, schema_vocabulary
 from idsbench.vocabulary.psets import PsetTemplate, property_sets, pset_type_filter
+from idsbench.vocabulary.schema import IfcClass, concrete_descendants, schema_vocabulary
 
 SCHEMAS = {"IFC2X3": "IFC2X3", "IFC4": "IFC4", "IFC4X3_ADD2": "IFC4X3_ADD2", "IFC4X3": "IFC4X3_ADD2"}
 VARIANT = "latest"  # a generator may use every standard set, not only those the 1.0.96 tables know

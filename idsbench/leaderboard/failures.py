@@ -14,11 +14,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from idsbench.audit.rules import labelled, meaning
 from idsbench.extract import extract_candidate
 from idsbench.facets.blocks import SpecBlocks, document_blocks
+from idsbench.facets.counts import overlap
 from idsbench.facets.pairing import pair_specifications
 from idsbench.records import load_predictions, load_references
-from idsbench.facets.counts import overlap
 from idsbench.xmlparse import parse_xml
 
 from .stats import groups_of
@@ -95,7 +96,7 @@ class GroupFailures:
         }
         return {"n": self.n,
                 "statuses": [{"status": s, "count": c} for s, c in self.statuses],
-                "codes": [{"code": k, "count": c} for k, c in self.codes],
+                "codes": [{"code": k, "meaning": meaning(k), "count": c} for k, c in self.codes],
                 "errors": [{"error": e, "count": c} for e, c in self.errors],
                 "facets": facets}
 
@@ -157,13 +158,14 @@ def _lines(title: str, items: list, label) -> list[str]:
 
 
 def format_report(report: FailureReport, top: int = 10) -> str:
-    """A plain-text report: overall tallies, then each metadata value's top statuses and codes."""
+    """A plain-text report: overall tallies, then each metadata value's top statuses and codes. Every code
+    found is listed once with its meaning, overall; the per-group lines give the codes alone."""
     overall = report.overall
     out = [f"failure analysis: {report.name} (n={overall.n})"]
     if report.note:
         out.append(f"note: {report.note}")
     out += _lines("audit statuses", overall.statuses[:top], str)
-    out += _lines("audit codes (examples with the code)", overall.codes[:top], lambda c: f"code {c}")
+    out += _lines("audit codes (examples with the code)", overall.codes, labelled)
     out += _lines("stage 2 errors", overall.errors[:top], str)
     if overall.missed is not None:
         out += _lines("facet blocks most often missed", overall.missed[:top], lambda k: f"{k[0]}/{k[1]}")

@@ -1,11 +1,12 @@
 """Hub "Eval Results" formats: `eval.yaml` for the dataset repo, `.eval_results/*.yaml` for a model repo.
 
 The Hub gives each task exactly one value and one leaderboard, so every headline metric is its own task
-(docs/reference/hf-conventions.md §5a–b). Values are percent, as the paper reports them.
+(a benchmark lists its tasks in eval.yaml; a model's results name the dataset and task they belong to).
+Values are percent, as the paper reports them.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 
 import yaml
 
@@ -92,7 +93,3 @@ def eval_results_yaml(results: Mapping, *, dataset_id: str, revision: str | None
 
 def eval_results_filename(dataset_id: str) -> str:
     return f".eval_results/{dataset_id.split('/')[-1].lower()}.yaml"
-
-
-def task_ids() -> Sequence[str]:
-    return tuple(TASKS.values())

@@ -14,11 +14,10 @@ from pathlib import Path
 import yaml
 
 from .board import board_from_folder, to_markdown
-from .hubformats import eval_yaml
 from .html import render_page
+from .hubformats import eval_yaml
 from .results import ResultsError, dumps
 
-ROOT = Path(__file__).resolve().parent.parent
 SKIP_PARTS = ("__pycache__", ".ipynb_checkpoints")
 SKIP_SUFFIXES = (".pyc", ".pyo")
 LEADERBOARD_CARD = """---
@@ -100,7 +99,7 @@ def card_configs(readme: bytes) -> list[dict]:
     return list(front.get("configs") or [])
 
 
-def dataset_plan(repo_id: str, root: Path = ROOT, *, include_sources: bool = False) -> Plan:
+def dataset_plan(repo_id: str, root: Path, *, include_sources: bool = False) -> Plan:
     """README.md (the card), data/test-*.jsonl, eval.yaml; the scenario sources only when asked."""
     data_files = sorted((root / "data").glob("test-*.jsonl"))
     if not data_files:
@@ -119,8 +118,9 @@ def _wanted(path: Path) -> bool:
     return path.is_file() and not any(part in SKIP_PARTS for part in path.parts) and path.suffix not in SKIP_SUFFIXES
 
 
-def metric_plan(repo_id: str, root: Path = ROOT) -> Plan:
-    """The ids_metric/ folder as it is (it carries its Space card, app.py and requirements.txt)."""
+def metric_plan(repo_id: str, root: Path) -> Plan:
+    """The checkout's ids_metric/ folder as it is (its Space card, app.py, and requirements.txt, which
+    installs the scorer)."""
     folder = root / "ids_metric"
     files = sorted(p for p in folder.rglob("*") if _wanted(p))
     if not (folder / "README.md").is_file():

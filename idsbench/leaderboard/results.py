@@ -16,8 +16,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from idsbench.report.aggregate import PAPER_METRICS
 from idsbench.records import InputError, read_jsonl
+from idsbench.report.aggregate import PAPER_METRICS
 
 from .stats import PASS_RATE_INTERVAL, Bootstrap, bootstrap_group, groups_of
 

@@ -20,8 +20,8 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from idsbench.report.aggregate import PAPER_METRICS, group_values
 from idsbench.example import METADATA_KEYS
+from idsbench.report.aggregate import PAPER_METRICS, group_values
 
 PASS_RATES = ("processability", "structure", "content")  # 0/1 per example
 PASS_RATE_INTERVAL = "wilson"  # recorded in results files and their signature (`rates:wilson`)

@@ -15,13 +15,10 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from .classes import is_known_property, preprocess, property_class
+
 MAX_PATTERN_LENGTH = 4096  # longer patterns are not translated for matching (still checked)
 
-_XML_ESCAPES = {"c": "_xmlC", "C": "_xmlC", "d": "_xmlD", "D": "_xmlD",
-                "i": "_xmlI", "I": "_xmlI", "w": "_xmlW", "W": "_xmlW"}
-_CATEGORIES = frozenset(
-    "L Lu Ll Lt Lm Lo M Mn Mc Me N Nd Nl No P Pc Pd Ps Pe Pi Pf Po S Sm Sc Sk So Z Zs Zl Zp "
-    "C Cc Cf Cs Co Cn".split())
 _SIMPLE_ESCAPES = {"t": "\t", "n": "\n", "r": "\r", "f": "\f", "v": "\v", "a": "\a", "e": "\x1b"}
 _ANCHOR_ESCAPES = {"b": r"\b", "B": r"\B", "A": r"\A", "G": r"\A", "z": r"\Z", "Z": r"(?=\n?\Z)"}
 _CLASS_ESCAPES = {"s": r"\s", "S": r"\S"}
@@ -56,52 +53,6 @@ class DotnetRegex:
     pattern: str  # the xs:pattern value as written
     error: str | None  # None when .NET accepts the preprocessed pattern
     python: str | None  # equivalent Python pattern (for re.DOTALL search), None if unavailable
-
-
-def preprocess(pattern: str) -> str:
-    """XmlRegex.Preprocess: rewrite XSD class escapes and wrap in `^…$`."""
-    out, i, n = ["^"], 0, len(pattern)
-    while i < n:
-        ch = pattern[i]
-        if ch == "\\" and i + 1 < n:
-            nxt = pattern[i + 1]
-            if nxt in _XML_ESCAPES:
-                sign = "P" if nxt.isupper() else "p"
-                out.append(f"\\{sign}{{{_XML_ESCAPES[nxt]}}}")
-            else:
-                out.append(ch + nxt)  # `\\\\` stays a pair, so a following letter is literal
-            i += 2
-            continue
-        out.append(ch)
-        i += 1
-    out.append("$")
-    return "".join(out)
-
-
-@lru_cache(maxsize=64)
-def _unicode_class_body(name: str) -> str:
-    """Body of a Python character class for a .NET property name."""
-    from elementpath.regex.character_classes import c_shortcut, d_shortcut, i_shortcut, w_shortcut
-    from elementpath.regex.unicode_subsets import unicode_category, unicode_subset
-
-    shortcuts = {"_xmlC": c_shortcut, "_xmlD": d_shortcut, "_xmlI": i_shortcut, "_xmlW": w_shortcut}
-    if name in shortcuts:
-        return str(shortcuts[name]())
-    if name in _CATEGORIES:
-        return str(unicode_category(name))
-    return str(unicode_subset(name))  # "IsBasicLatin": XSD/.NET block naming
-
-
-def _known_property(name: str) -> bool:
-    if name in _CATEGORIES or name in ("_xmlC", "_xmlD", "_xmlI", "_xmlW"):
-        return True
-    if not name.startswith("Is"):
-        return False
-    try:
-        _unicode_class_body(name)
-    except Exception:  # elementpath raises KeyError/RegexError for unknown blocks
-        return False
-    return True
 
 
 def _cls_char(code: int) -> str:
@@ -328,9 +279,9 @@ class _Parser:
             self.fail("Incomplete \\p{X} character escape.")
         name = self.text[self.pos + 1:end]
         self.pos = end + 1
-        if not _known_property(name):
+        if not is_known_property(name):
             self.fail(f"Unknown property '{name}'.")
-        return _unicode_class_body(name)
+        return property_class(name)
 
     def backreference(self, first: str) -> str:
         digits = first

@@ -9,7 +9,7 @@ refused: they match nothing.
 
 Linear is not cheap: `(.{0,20}){0,900}Q` is an NFA of 18 000 states, and matching it against a
 vocabulary took 25 s. So NFA work is metered in deterministic units (the states visited,
-whatever the caches hold), and a document may spend a WorkBudget of them (audit.py opens one
+whatever the caches hold), and a document may spend a WorkBudget of them (the audit opens one
 per document). Over budget, RegexBudgetExceeded ends the audit as an unhandled error: a timeout
 in effect, verdict 0/0/0, and the same verdict whatever was scored before.
 """

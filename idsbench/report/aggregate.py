@@ -1,4 +1,4 @@
-"""Aggregation: paper metrics for a group of examples, overall and per metadata value (spec §5)."""
+"""Aggregation: paper metrics for a group of examples, overall and per metadata value (docs/facet-scorer.md §5)."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence

@@ -6,7 +6,9 @@ import json
 from collections.abc import Iterable
 from importlib import metadata
 
-VERSION = "0.1.0"
+from idsbench.audit.profiles import NO_AUDIT
+
+VERSION = "0.1.0"  # the scorer's version, under the metric's name `ids_metric`; bump it when a score can change
 FACET_MODE = "paper"
 
 
@@ -31,7 +33,7 @@ def signature(*, n: int, data: str, audit_profile: str | None, extra: dict | Non
     """e.g. `ids_metric:0.1.0|audit:ids-tool-1.0.96|facets:paper|data:3f2a…|n:166|ifcopenshell:0.9.0`."""
     parts = {
         "ids_metric": VERSION,
-        "audit": audit_profile or "none",
+        "audit": audit_profile or NO_AUDIT,
         "facets": FACET_MODE,
         "data": data,
         "n": str(n),

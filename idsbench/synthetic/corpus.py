@@ -5,7 +5,7 @@ Each gold gives one output per variant: valid ones (plain, fenced, think-wrapped
 dropped specification) and broken ones (truncated, unclosed fence, prose only, no namespace).
 Used by the benchmarks and by the tests that check fast paths against straightforward ones.
 
-    from benchmarks.corpus import synthetic_corpus
+    from idsbench.synthetic.corpus import synthetic_corpus
     for item in synthetic_corpus([r.gold for r in load_references()]): ...
 """
 from __future__ import annotations

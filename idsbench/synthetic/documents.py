@@ -74,7 +74,7 @@ def spec(applicability: Parts, requirements: Parts | None = None, name: str = "S
 
 def ids(*specs: str, title: str = "t", header: str = HEADER) -> str:
     return (f"{header}\n<info><title>{title}</title></info>\n<specifications>\n" + "\n".join(specs)
-            + "\n</specifications>\n</ids>\n")
+            + "\n</specifications>\n</ids>")
 
 
 WALLS = spec(entity("IFCWALL"), [prop("Pset_WallCommon", "FireRating", "EI60"),

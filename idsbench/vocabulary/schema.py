@@ -1,8 +1,8 @@
 """IFC vocabulary for the Stage 1 audit, derived from ifcopenshell's EXPRESS schemas.
 
 Built lazily once per schema and cached. Nothing here is copied from the audit tool's
-tables: the rules below re-derive what the tool embeds (see
-docs/reference/ids-audit-tool-1.0.96.md §3) and `benchmarks/vocab_diff.py` measures the
+tables: the rules below re-derive what the tool embeds (see docs/audit.md,
+"The IFC vocabulary") and `benchmarks/vocab_diff.py` measures the
 remaining differences.
 """
 from __future__ import annotations

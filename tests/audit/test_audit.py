@@ -1,0 +1,212 @@
+"""Stage 1 audit: one document per status, the probe's quirks, profiles, positions, hostile input
+(a verdict, never an exception, with bounded work), the fast XSD path against xmlschema, the CLI."""
+from __future__ import annotations
+
+import copy
+import json
+import random
+import re
+import sys
+
+import pytest
+from lxml import etree
+
+from idsbench.audit import PROFILES, audit, xsd
+from idsbench.audit.cli import configure_parser, run
+from idsbench.audit.result import Status, parse_status, status_text
+from idsbench.audit.rules import RULES, WALL
+from idsbench.synthetic.documents import HEADER, entity, enumeration, facet, ids, prop, restriction, spec
+from tests.paths import SHARED
+from tests.work import calls
+
+FOREIGN_HEADER = HEADER.replace('xmlns="http://standards.buildingsmart.org/IDS"', 'xmlns="urn:not-ids"')
+OK = ids(spec(WALL))
+HOSTILE_STEPS = 1_000_000  # Python calls: auditing a gold takes 1,300-6,400; a pattern matched against the
+# whole vocabulary (catastrophic_regex) about 270,000
+
+
+def failing(code: int) -> str:
+    return RULES[code].failing()
+
+
+STATUS_CASES = [
+    (Status.OK, OK),
+    (Status.NOT_IMPLEMENTED_ERROR, "this is not xml"),
+    (Status.IDS_STRUCTURE_ERROR, failing(306)),
+    (Status.IDS_CONTENT_ERROR, failing(103)),
+    (Status.IDS_STRUCTURE_ERROR | Status.IDS_CONTENT_ERROR, failing(306).replace("IFCWALL", "IfcWall")),
+    (Status.UNHANDLED_ERROR, failing(503)),
+]
+
+
+@pytest.mark.parametrize("expected,document", STATUS_CASES, ids=[status_text(s) for s, _ in STATUS_CASES])
+def test_one_document_per_status(expected, document):
+    assert audit(document).status == expected
+
+
+@pytest.mark.parametrize("value,text", [(0, "Ok"), (16, "IdsContentError"), (24, "IdsStructureError, IdsContentError"),
+                                        (1, "NotImplementedError"), (136, "IdsStructureError, UnhandledError")])
+def test_status_text_uses_dotnet_flags_formatting(value, text):
+    assert status_text(value) == text
+    assert parse_status(text) == value
+
+
+def test_probe_quirks():
+    no_location = re.sub(r' xsi:schemaLocation="[^"]*"', "", OK)
+    assert audit(no_location).status == Status.IDS_STRUCTURE_ERROR  # "Unrecognised version"
+    assert audit(no_location, custom_xsd=True).status == 0  # -x skips the probe
+    v097 = ids(spec(WALL, version="IFC4X3")).replace("IDS/1.0/ids.xsd", "IDS/0.9.7/ids.xsd")
+    result = audit(v097)
+    assert result.status == 0 and result.findings[0].level == "warning"
+    assert audit("").status == Status.NOT_IMPLEMENTED_ERROR
+    assert audit("", "ids-tool-latest").status == Status.IDS_STRUCTURE_ERROR
+    assert audit("<!DOCTYPE ids><ids/>", custom_xsd=True).codes == (502,)
+
+
+def test_profile_validation():
+    assert PROFILES == ("ids-tool-1.0.96", "ids-tool-latest")
+    with pytest.raises(ValueError, match="ids-tool-1.0.96, ids-tool-latest"):
+        audit(OK, "ids-tool-2")
+
+
+def test_profiles_differ_where_the_tool_changed():
+    any_uri = ids(spec(WALL, prop("Custom", "P", enumeration("http://x/", base="xs:anyURI"), "IFCLABEL", None)))
+    assert 303 in audit(any_uri).codes
+    void_fill = ids(spec(WALL, '<partOf relation="IFCRELVOIDSELEMENT IFCRELFILLSELEMENT">'
+                               f'{entity("IFCOPENINGELEMENT")}</partOf>'))
+    assert audit(void_fill).codes == (103,)
+    assert 103 not in audit(void_fill, "ids-tool-latest").codes
+
+
+def test_str_input_ignores_declared_encoding_and_bytes_honour_it():
+    doc = OK.replace('encoding="UTF-8"', 'encoding="UTF-16"')
+    assert audit(doc).status == 0
+    assert audit(doc.encode("utf-16")).status == 0
+
+
+def test_findings_carry_positions():
+    finding = next(f for f in audit(failing(103)).findings if f.code == 103)
+    assert finding.path == "/ids1/specifications1/specification1/applicability1/entity1/name1/simpleValue1"
+    assert finding.line == 6 and finding.column == 67 and finding.level == "error"
+
+
+# -- hostile input: a verdict with bounded work, never an exception -------------------------
+LAUGHS = ('<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol">'
+          + "".join(f'<!ENTITY lol{i} "{("&lol;" if i == 1 else f"&lol{i - 1};") * 10}">' for i in range(1, 10))
+          + ']><ids a="&lol9;">&lol9;</ids>')
+XXE = '<?xml version="1.0"?><!DOCTYPE ids [<!ENTITY e SYSTEM "file:///etc/passwd">]><ids>&e;</ids>'
+HOSTILE = {
+    "empty": b"",
+    "binary": bytes(range(256)) * 64,
+    "doctype": b"<!DOCTYPE ids><ids/>",
+    "billion_laughs": LAUGHS,
+    "xxe": XXE,
+    "depth_10000": ids(spec("<a>" * 10_000 + "</a>" * 10_000)),
+    "invalid_regex": ids(spec(entity(restriction("xs:string", facet("pattern", "(?&lt;x"))))),
+    "catastrophic_regex": ids(spec(entity(restriction("xs:string", facet("pattern", "(I|I)*(.*)*(.*.*.*)*Q"))))),
+    "unknown_namespace": ids(spec(WALL), header=FOREIGN_HEADER),
+    "invalid_utf8": OK.encode().replace(b"IFCWALL", b"IFC\xff\xfeWALL"),
+    "lone_surrogate": ids(spec(entity("IFC\udcffWALL"))),
+}
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE))
+def test_hostile_input_gets_a_verdict_with_bounded_work(name):
+    result, steps = calls(audit, HOSTILE[name])
+    assert steps < HOSTILE_STEPS, steps
+    assert isinstance(result.status, int) and result.status_text
+    assert "root:" not in repr(result)  # /etc/passwd content never appears
+
+
+def test_xxe_and_doctype_verdicts():
+    assert audit(XXE).status == Status.NOT_IMPLEMENTED_ERROR
+    assert audit(LAUGHS).status == Status.NOT_IMPLEMENTED_ERROR
+    assert audit(HOSTILE["depth_10000"]).status & Status.IDS_STRUCTURE_ERROR
+
+
+def test_fifty_megabytes_are_refused_before_parsing(monkeypatch):
+    def no_parse(*args):
+        raise AssertionError("an oversized document was parsed")
+
+    monkeypatch.setattr(sys.modules["idsbench.audit"], "parse_document", no_parse)
+    big = OK.replace("<title>t</title>", "<title>" + "x" * (50 * 1024 * 1024) + "</title>")
+    result = audit(big)
+    assert result.status == Status.UNHANDLED_ERROR and "not audited" in result.findings[0].message
+
+
+# -- the libxml2 fast path gives xmlschema's verdicts --------------------------------------
+def _corpus() -> list[etree._Element]:
+    docs = [d for rule in RULES.values() if rule.failing for d in (rule.failing(), rule.passing()) if len(d) < 100_000]
+    roots = []
+    for text in docs:
+        try:
+            roots.append(etree.fromstring(text.encode()))
+        except etree.XMLSyntaxError:
+            pass
+    for path in sorted((SHARED / "conformance").rglob("*.ids"))[:400] if SHARED.is_dir() else []:
+        try:
+            roots.append(etree.parse(str(path)).getroot())
+        except etree.XMLSyntaxError:
+            pass
+    return [r for r in roots if etree.QName(r).namespace == xsd.IDS_NS]
+
+
+_VALUES = ["", " ", "x", "1", "-1", "0", "unbounded", "optional", "IFC4", "IFC4X3", " IFC4 ", "IfcLabel",
+           "xs:string", "foo:bar", "1.5", "+3", "2024-13-01", "a@b.c", "http://x y", "A B"]
+_NAMES = ["simpleValue", "restriction", "enumeration", "pattern", "name", "value", "entity", "annotation",
+          "documentation", "simpleType", "length", "minInclusive", "totalDigits", "whiteSpace"]
+_ATTRS = ["value", "base", "minOccurs", "maxOccurs", "cardinality", "dataType", "relation", "uri", "fixed", "id"]
+
+
+def _mutate(root: etree._Element, rng: random.Random) -> etree._Element:
+    root = copy.deepcopy(root)
+    elements = list(root.iter(etree.Element))
+    for _ in range(rng.randint(1, 3)):
+        el, op = rng.choice(elements), rng.randrange(6)
+        if op == 0 and el.getparent() is not None:
+            el.getparent().remove(el)
+        elif op == 1:
+            el.set(rng.choice(_ATTRS), rng.choice(_VALUES))
+        elif op == 2:
+            el.text = rng.choice(_VALUES)
+        elif op == 3 and el.getparent() is not None:
+            el.addnext(copy.deepcopy(el))
+        elif op == 4:
+            etree.SubElement(el, f"{{{rng.choice([xsd.IDS_NS, xsd.XS_NS])}}}{rng.choice(_NAMES)}")
+        elif op == 5 and el.getparent() is not None:
+            el.tag = f"{{{etree.QName(el).namespace}}}{rng.choice(_NAMES)}"
+    return etree.fromstring(etree.tostring(root))
+
+
+def test_fast_xsd_verdicts_equal_xmlschema():
+    rng = random.Random(1096)
+    corpus = _corpus()
+    documents = corpus + [_mutate(rng.choice(corpus), rng) for _ in range(1500)]
+    differing = [etree.tostring(d)[:300] for d in documents
+                 if (not xsd.xsd_issues(d)) != (not xsd.reference_issues(d))]
+    assert not differing
+
+
+# -- CLI pieces ----------------------------------------------------------------------------
+def test_cli_folder_json_and_exit_codes(tmp_path):
+    import argparse
+    import io
+
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "a.ids").write_text(OK, encoding="utf-8")
+    (tmp_path / "sub" / "b.IDS").write_text(failing(103), encoding="utf-8")
+    (tmp_path / "ignored.xml").write_text("not audited", encoding="utf-8")
+    parser = configure_parser(argparse.ArgumentParser())
+    out = io.StringIO()
+    assert run(parser.parse_args([str(tmp_path)]), out) == 16
+    text = out.getvalue()
+    assert "fail: Error 103: Invalid entity name `IfcWall`" in text
+    assert text.endswith("2 files processed.\nCompleted with status: IdsContentError.\n"
+                         f"Codes: 103 {RULES[103].meaning}\n")
+    out = io.StringIO()
+    assert run(parser.parse_args([str(tmp_path / "a.ids"), "--json"]), out) == 0
+    assert json.loads(out.getvalue())["status_text"] == "Ok"
+    out = io.StringIO()
+    run(parser.parse_args([str(tmp_path / "sub"), "--json"]), out)
+    assert json.loads(out.getvalue())["findings"][0]["meaning"] == RULES[103].meaning
+    assert run(parser.parse_args([str(tmp_path / "missing.ids")]), io.StringIO()) == 4
