@@ -1,4 +1,9 @@
-import sys
-from pathlib import Path
+import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the shared stand-ins (openai_standin, ...)
+from tests.support.openai_standin import run_standin
+
+
+@pytest.fixture
+def standin(monkeypatch):
+    """The OpenAI-compatible stand-in on 127.0.0.1 (tests/support/openai_standin.py)."""
+    yield from run_standin(monkeypatch)

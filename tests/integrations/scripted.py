@@ -1,14 +1,16 @@
 """Scripted model outputs for the integration tests: each example's gold, or a deterministic degradation of
-it, looked up by the conversation a framework sends (system prompt left out)."""
+it, looked up by the conversation a framework sends (system prompt left out); and what `ids-bench score`
+gives for the same outputs."""
 from __future__ import annotations
 
 import json
 import re
 from pathlib import Path
 
+from idsbench.cli import main
 from idsbench.records import load_records
+from tests.paths import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "data"
 
 
@@ -50,3 +52,16 @@ def scripted(rows: list[dict], degraded_every: int = 3) -> dict[str, str]:
 def by_conversation(rows: list[dict], outputs: dict[str, str]) -> dict[str, str]:
     """{conversation key: output} for a stand-in that answers by what it is sent."""
     return {conversation_key(r["messages"][:-1]): outputs[r["id"]] for r in rows}
+
+
+METRICS = ("processability", "structure", "content", "facet_f1", "precision", "recall", "ag_facet_f1")
+
+
+def score_with_cli(tmp_path, outputs: dict[str, str]) -> dict:
+    """The overall scores `ids-bench score` gives for {id: output} on the checkout's data."""
+    predictions = tmp_path / "predictions.jsonl"
+    predictions.write_text("".join(json.dumps({"id": i, "prediction": p}) + "\n" for i, p in outputs.items()),
+                           encoding="utf-8")
+    assert main(["score", "--predictions", str(predictions), "--data", str(DATA), "--out", str(tmp_path / "score"),
+                 "--no-progress"]) == 0
+    return json.loads((tmp_path / "score" / "summary.json").read_text(encoding="utf-8"))["overall"]

@@ -10,7 +10,7 @@ import pytest
 
 from idsbench.integrations.batch import aggregate, score_batch
 from idsbench.integrations.scoring import METRICS, means, scorer_for
-from scripted import degrade, records
+from tests.integrations.scripted import degrade, records
 
 N, BATCH = 10_000, 1_000
 

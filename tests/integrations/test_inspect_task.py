@@ -5,8 +5,7 @@ import pytest
 from inspect_ai.model import ModelOutput, ModelUsage, get_model
 
 from idsbench.harness.prompt import DEFAULT_PROMPT
-from scripted import DATA, by_conversation, conversation_key, records, scripted
-from test_lm_eval_task import METRICS, score_with_cli
+from tests.integrations.scripted import DATA, METRICS, by_conversation, conversation_key, records, score_with_cli, scripted
 
 
 @pytest.fixture
@@ -58,7 +57,7 @@ def test_inspect_matches_ids_bench_score(inspect_home):
 
 def test_inspect_task_under_the_paper_protocol_settings(tmp_path):
     from idsbench.integrations.inspect_task import ishigaki_ids_bench
-    from test_protocols import STANDIN_PROMPT, standin_protocol
+    from tests.support.pinned_prompt import STANDIN_PROMPT, standin_protocol
 
     prompt = tmp_path / "p.txt"
     prompt.write_bytes(STANDIN_PROMPT)

@@ -9,20 +9,9 @@ import pytest
 
 from idsbench.cli import main
 from idsbench.integrations.cli import LM_EVAL_TASKS
-from openai_standin import standin  # noqa: F401  (the fixture)
-from scripted import DATA, by_conversation, conversation_key, records, scripted
-from test_protocols import STANDIN_PROMPT, standin_protocol
-
-METRICS = ("processability", "structure", "content", "facet_f1", "precision", "recall", "ag_facet_f1")
-
-
-def score_with_cli(tmp_path, outputs):
-    predictions = tmp_path / "predictions.jsonl"
-    predictions.write_text("".join(json.dumps({"id": i, "prediction": p}) + "\n" for i, p in outputs.items()),
-                           encoding="utf-8")
-    assert main(["score", "--predictions", str(predictions), "--data", str(DATA), "--out", str(tmp_path / "score"),
-                 "--no-progress"]) == 0
-    return json.loads((tmp_path / "score" / "summary.json").read_text(encoding="utf-8"))["overall"]
+from tests.integrations.scripted import (DATA, METRICS, by_conversation, conversation_key, records, score_with_cli,
+                                        scripted)
+from tests.support.pinned_prompt import STANDIN_PROMPT, standin_protocol
 
 
 def run_lm_eval(tmp_path, url, metadata):

@@ -19,7 +19,7 @@ import pytest
 
 from idsbench.integrations import rewards
 from idsbench.integrations.scoring import scorer_for
-from scripted import degrade, records
+from tests.integrations.scripted import degrade, records
 
 
 def trl_call(reward_func, inputs, completions):

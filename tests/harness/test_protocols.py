@@ -15,17 +15,13 @@ from idsbench.harness.pinned import PromptSpec, pinned_prompt
 from idsbench.harness.prompt import DEFAULT_PROMPT
 from idsbench.harness.protocol import PROTOCOLS, load_protocol, protocol_names, resolve
 from idsbench.records import InputError
-from openai_standin import Reply, standin  # noqa: F401  (the fixture)
-
-OFFICIAL_SHA256 = "8483481029273c83bb9895c46a2d051f528da84b65fbea49d006e7e7e36d6b8d"
-STANDIN_PROMPT = b"You write IDS files.\r\nA stand-in for the official prompt, which is not ours to copy.\n"
+from tests.support.openai_standin import Reply
+from tests.support.pinned_prompt import OFFICIAL_SHA256, STANDIN_PROMPT, standin_protocol, write_standin_prompt
 
 
 @pytest.fixture
 def prompt_file(tmp_path):
-    path = tmp_path / "standin_0shot.txt"
-    path.write_bytes(STANDIN_PROMPT)
-    return path
+    return write_standin_prompt(tmp_path)
 
 
 @pytest.fixture
@@ -55,15 +51,6 @@ def file_server():
     yield state
     server.shutdown()
     server.server_close()
-
-
-def standin_protocol(tmp_path, urls=(), content=STANDIN_PROMPT):
-    """paper-0shot.json, pinned to the stand-in prompt instead of the official one (test-only hash)."""
-    doc = json.loads((PROTOCOLS / "paper-0shot.json").read_text(encoding="utf-8"))
-    doc["prompt"].update(sha256=hashlib.sha256(content).hexdigest(), bytes=len(content), urls=list(urls))
-    path = tmp_path / "paper-0shot.json"
-    path.write_text(json.dumps(doc), encoding="utf-8")
-    return path
 
 
 def test_packaged_protocols():
