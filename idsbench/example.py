@@ -8,7 +8,7 @@ from typing import Any
 from idsbench.audit.verdict import FAILED, Verdict, verdict
 from idsbench.facets.counts import FacetScore
 
-METADATA_KEYS = ("language", "input_format", "turn_type", "domain", "ifc_versions")
+METADATA_KEYS = ("language", "input_format", "turn_type", "domain", "ifc_versions", "skills")
 
 
 @dataclass(frozen=True, slots=True)

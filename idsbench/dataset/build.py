@@ -11,8 +11,10 @@ from idsbench.locations import find_checkout
 
 from . import composition as comp
 from .card import render_card
+from .golds import parse_gold
 from .ids_analysis import summarize
 from .scenarios import Scenario, read_all
+from .skills import skills
 from .schema import CONFIGS, DEFAULT_CONFIG, FEATURES, LANGUAGES, SPLIT, data_file_name, validate_record
 
 CARD_METADATA = {
@@ -38,6 +40,10 @@ def checkout(root: Path | str | None) -> Path:
     return found
 
 
+def user_turns(scenario: Scenario, language: str) -> list[str]:
+    return [m.content for m in scenario.examples[language] if m.role == "user"]
+
+
 def record_of(scenario: Scenario, language: str) -> dict:
     """The record of one scenario in one language (ValueError when its gold is not XML)."""
     summary = summarize(scenario.examples[language][-1].content)
@@ -49,6 +55,7 @@ def record_of(scenario: Scenario, language: str) -> dict:
         "domain": meta["domain"], "ifc_versions": list(meta["ifc_versions"]), "gold_ids": messages[-1]["content"],
         "n_specifications": summary.n_specifications, "facet_kinds": list(summary.facet_kinds),
         "restriction_kinds": list(summary.restriction_kinds),
+        "skills": skills(parse_gold(messages[-1]["content"]), user_turns(scenario, language), meta["turn_type"]),
     }
     return {k: rec[k] for k in FEATURES}  # stable key order = schema order
 

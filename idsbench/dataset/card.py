@@ -7,6 +7,7 @@ from pathlib import Path
 
 from datasets import List, Value
 
+from . import authoring
 from . import composition as comp
 from .schema import CONFIGS, DEFAULT_CONFIG, FEATURES, OFFICIAL_HUB_ID
 
@@ -26,6 +27,9 @@ FIELD_DOCS = {
     "n_specifications": "derived: number of `<specification>` elements in the gold",
     "facet_kinds": "derived: facet elements used in the gold (entity, attribute, property, …)",
     "restriction_kinds": "derived: `xs:restriction` kinds used in the gold (bounds, enumeration, length, pattern)",
+    "skills": "derived (version 2): the mappings the example exercises (class-mapping, predefined-type, standard-pset, "
+              "quantity-set, client-pset, any-set, attribute, data-type, unit-conversion, enumeration, pattern, bounds, "
+              "cardinality, revision)",
 }
 
 
@@ -65,6 +69,7 @@ def render_card(root: Path, records: list[dict], composition: comp.Composition, 
         "fields_table": fields_table(),
         "configs_table": configs_table(records),
         "official_hub_id": OFFICIAL_HUB_ID,
+        **authoring.card_figures(records),
     }
     # Placeholders are lowercase ({{name}}), so BibTeX's {{ONESTRUCTION}} passes through untouched.
     unknown = sorted(set(PLACEHOLDER_RE.findall(template)) - set(values))

@@ -1,4 +1,4 @@
-"""Quality gates a-g over the scenario sources and the built files (python ishigaki_ids_bench.py check).
+"""Quality gates a-k over the scenario sources and the built files (python ishigaki_ids_bench.py check).
 
 To add a gate: a function returning a GateResult (`_result(key, problems, note)`), its title in
 GATE_TITLES under the next letter, and a branch in run_checks; the CLI's --gates accepts every key of
@@ -6,6 +6,7 @@ GATE_TITLES.
 
 a XSD (ifctester)   b audit status Ok   c en/ja parity   d structure and records
 e headers           f built files up to date              g composition vs data/composition.json
+h-k the authoring gates of version 2 (idsbench.dataset.authoring): conventions, leakage, review, range
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Optional
 
+from . import authoring
 from . import composition as comp
 from .build import checkout, composition_of, configs_present, record_of, render_outputs
 from .ids_analysis import audit_problems, parity_problems, summarize, xsd_problems
@@ -31,6 +33,7 @@ GATE_TITLES = {
     "e": "user-message headers match scenario.json and the IDS",
     "f": "built data files, .huggingface.yaml and dataset_card.md up to date",
     "g": "composition vs data/composition.json",
+    **{key: title for key, (title, _) in authoring.GATES.items()},
 }
 VERSION_LINE_RE = re.compile(r"^IDS Version: (.*)$")
 FILENAME_LINE_RE = re.compile(r"^filename: (s(\d{3})-[a-z0-9]+(?:-[a-z0-9]+)*\.ids)$")
@@ -43,6 +46,7 @@ class GateResult:
     status: str  # ok | failed | skipped | info
     problems: list[str] = field(default_factory=list)
     note: str = ""
+    details: list[str] = field(default_factory=list)  # per-scenario figures (gate i), printed after problems
 
 
 @dataclass
@@ -69,7 +73,7 @@ class CheckReport:
                  f"({self.seconds:.1f}s)"]
         for g in self.gates:
             lines.append(f"[{g.status:^7}] {g.gate}  {g.title}" + (f" — {g.note}" if g.note else ""))
-            lines += [f"            {p}" for p in g.problems]
+            lines += [f"            {p}" for p in g.problems + g.details]
         lines.append("ALL GATES PASSED" if self.ok else "SOME GATES FAILED")
         return "\n".join(lines)
 
@@ -224,7 +228,15 @@ def gate_composition(root: Path, scenarios: list[Scenario]) -> tuple[GateResult,
     return GateResult("g", GATE_TITLES["g"], status, lines, note), comp.composition_table(c)
 
 
-def run_checks(root: Path | str | None = None, gates: str = "abcdefg") -> CheckReport:
+def gate_authoring(key: str, root: Path, scenarios: list[Scenario]) -> GateResult:
+    problems, note, details = authoring.GATES[key][1](scenarios)
+    status = "failed" if problems else "ok"
+    if key == "k" and problems and not composition_of(root, scenarios).complete:
+        status = "info"  # a minimum for the full set, like the composition gate's: behind pace, not failed
+    return GateResult(key, GATE_TITLES[key], status, problems, note, details)
+
+
+def run_checks(root: Path | str | None = None, gates: str = "".join(GATE_TITLES)) -> CheckReport:
     """The gates named in `gates`, over `root` (default: the checkout you are in)."""
     root = checkout(root)
     start = time.perf_counter()
@@ -250,6 +262,8 @@ def run_checks(root: Path | str | None = None, gates: str = "abcdefg") -> CheckR
         elif key == "g":
             result, table = gate_composition(root, scenarios)
             results.append(result)
+        elif key in authoring.GATES:
+            results.append(gate_authoring(key, root, scenarios))
         else:
             raise ValueError(f"unknown gate {key!r}; valid: {''.join(GATE_TITLES)}")
     return CheckReport(str(root), len(scenarios), n_examples, results, table, time.perf_counter() - start)

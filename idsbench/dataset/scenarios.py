@@ -16,7 +16,7 @@ from .schema import DOMAINS, IFC_VERSIONS, INPUT_FORMATS, LANGUAGES, MESSAGE_COU
 
 SCENARIO_DIR_RE = re.compile(r"^s\d{3}$")
 MESSAGE_FILE_RE = re.compile(r"^(\d{2})-(user|assistant)\.(txt|ids)$")
-META_KEYS = ("scenario_id", "domain", "input_format", "turn_type", "ifc_versions", "title", "use_case",
+META_KEYS = ("scenario_id", "domain", "input_format", "turn_type", "ifc_versions", "title", "use_case", "review",
              "authoring_notes")
 
 

@@ -31,6 +31,8 @@ FEATURES = Features({
     "n_specifications": Value("int32"),
     "facet_kinds": List(Value("string")),
     "restriction_kinds": List(Value("string")),
+    # Which mappings the example exercises (version 2; idsbench.dataset.skills): class-mapping, ...
+    "skills": List(Value("string")),
 })
 CORE_FIELDS = tuple(FEATURES)[:9]
 DERIVED_FIELDS = tuple(FEATURES)[9:]
@@ -106,7 +108,7 @@ def validate_record(rec: dict) -> list[str]:
     problems += _message_problems(rec)
     if "n_specifications" in rec and (type(rec["n_specifications"]) is not int or rec["n_specifications"] < 1):
         problems.append("n_specifications must be a positive int")
-    for key in ("facet_kinds", "restriction_kinds"):
+    for key in ("facet_kinds", "restriction_kinds", "skills"):
         if key in rec and not (isinstance(rec[key], list) and all(isinstance(x, str) for x in rec[key])):
             problems.append(f"{key} must be a list of strings")
     return problems

@@ -15,7 +15,7 @@ from idsbench.report.aggregate import LABELS
 from .stats import describe_intervals
 
 BREAKDOWN_LABELS = {"language": "language", "input_format": "input format", "turn_type": "turn type",
-                    "domain": "domain", "ifc_versions": "IFC version"}
+                    "domain": "domain", "ifc_versions": "IFC version", "skills": "skill"}
 PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
            "#bcbd22", "#17becf")
 CHART_WIDTH, LABEL_WIDTH, BAR_HEIGHT, GAP = 640, 150, 12, 10

@@ -15,8 +15,9 @@ import pytest
 from datasets import List, Value
 
 import ishigaki_ids_bench as bench
-from idsbench.dataset import gates
+from idsbench.dataset import authoring, gates
 from idsbench.dataset import ids_analysis as analysis
+from idsbench.dataset.golds import parse_gold
 from idsbench.dataset.scenarios import read_all
 from idsbench.synthetic.documents import entity, enumeration, facet, ids, prop, restriction, spec
 from tests.paths import ROOT
@@ -69,10 +70,11 @@ def beam_gold(lang: str) -> str:
 FIXTURE = {
     "s001": ({"domain": "architectural", "input_format": "csv", "turn_type": "single_turn",
               "ifc_versions": ["IFC4"]},
-             {"en": ["IDS Version: IFC4\nfilename: s001-fire-walls.ids\n\nElement,Pset,Property,Value\n"
-                     "Wall,Pset_WallCommon,FireRating,EI60", wall_gold("en")],
-              "ja": ["IDS Version: IFC4\nfilename: s001-fire-walls.ids\n\n対象,プロパティセット,プロパティ名,値\n"
-                     "壁,Pset_WallCommon,FireRating,EI60", wall_gold("ja")]}),
+             {"en": ["IDS Version: IFC4\nfilename: s001-fire-walls.ids\n\nUse the IFC standard property sets.\n"
+                     "Element,Information item,Requirement,Responsible\nWalls,fire rating,EI60,Fire engineer",
+                     wall_gold("en")],
+              "ja": ["IDS Version: IFC4\nfilename: s001-fire-walls.ids\n\nIFC標準のプロパティセットを使用すること。\n"
+                     "対象,情報項目,要求,担当\n壁,耐火性能,EI60,防災", wall_gold("ja")]}),
     "s002": ({"domain": "civil", "input_format": "natural_language", "turn_type": "multi_turn",
               "ifc_versions": ["IFC4X3_ADD2"]},
              {"en": ["IDS Version: IFC4X3_ADD2\n\nFlexible pavements need a thickness of at least 50 mm.",
@@ -88,9 +90,17 @@ FIXTURE = {
 }
 
 
+def review_of(turns: dict[str, list[str]]) -> dict:
+    """A complete review record: every facet of the final golds with (placeholder) words of the request."""
+    keys = dict.fromkeys(f.key for texts in turns.values() for f in parse_gold(texts[-1]).facets)
+    return {"author": "writer-1", "reviewer": "reviewer-1", "date": "2026-12-01", "notes": "checked",
+            "facets": [{"facet": k, "en": "words", "ja": "語"} for k in keys]}
+
+
 def write_scenario(root: Path, sid: str, meta: dict, turns: dict[str, list[str]]) -> None:
     folder = root / "data" / "scenarios" / sid
-    full = {"scenario_id": sid, **meta, "title": {"en": "t", "ja": "題"}, "use_case": "u", "authoring_notes": "n"}
+    full = {"scenario_id": sid, **meta, "title": {"en": "t", "ja": "題"}, "use_case": "u", "authoring_notes": "n",
+            "review": review_of(turns)}
     folder.mkdir(parents=True)
     (folder / "scenario.json").write_text(json.dumps(full, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
     for lang, texts in turns.items():
@@ -302,7 +312,7 @@ def test_load_refuses_folder_named_like_the_script(built, tmp_path):
 
 def test_all_gates_pass_on_fixture(built):
     report = gates.run_checks(built)
-    assert [g.status for g in report.gates] == ["ok", "ok", "ok", "ok", "ok", "ok", "info"], report.to_text()
+    assert [g.status for g in report.gates] == ["ok"] * 6 + ["info", "ok", "ok", "ok", "info"], report.to_text()
     assert report.ok and report.n_examples == 6
 
 
@@ -336,6 +346,15 @@ BROKEN = [
      "info/title 's003-grade' != filename stem"),
     ("e", "s002/en/01-user.txt", "IDS Version: IFC4X3_ADD2\n\n", "", "must start with 'IDS Version"),
     ("f", "../test-en-csv-single_turn.jsonl", "EI60", "EI30", "test-en-csv-single_turn.jsonl: out of date"),
+    ("h", "s001/en/02-assistant.ids", ' dataType="IFCLABEL"', "", "C6 S1.r.property:Pset_WallCommon.FireRating"),
+    ("h", "s002/ja/02-assistant.ids", 'value="0.05"', 'value="0.050"', "C8 S1.r.property"),
+    ("h", "s003/en/02-assistant.ids", "<simpleValue>IFCBEAM", "<simpleValue>IfcBeam", "C4 S1.a.entity:IfcBeam"),
+    ("i", "s002/en/01-user.txt", "Flexible pavements need", "IfcPavement FLEXIBLE needs", "leakage natural_language"),
+    ("i", "s001/en/01-user.txt", "Walls,fire rating", "IfcWall,Pset_WallCommon FireRating", "leakage csv"),
+    ("j", "s001/scenario.json", '"reviewer": "reviewer-1"', '"reviewer": "writer-1"', "reviewed by its own author"),
+    ("j", "s003/scenario.json", '"date": "2026-12-01"', '"date": ""', "review.date missing"),
+    ("j", "s002/scenario.json", '"facet": "S2.a.entity:IFCKERB"', '"facet": "S2.a.entity:IFCSLAB"',
+     "lacks S2.a.entity:IFCKERB"),
 ]
 
 
@@ -344,6 +363,30 @@ def test_each_gate_catches_its_broken_fixture(built, gate, rel, old, new, needle
     replace_in(built / S / rel, old, new)
     result = gates.run_checks(built, gate).gate(gate)
     assert result.status == "failed" and any(needle in p for p in result.problems), result.problems
+
+
+def test_range_gate_counts_scenarios_with_eight_specifications(built):
+    scenarios, _ = read_all(built)
+    problems, note, _ = authoring.range_problems(scenarios)
+    assert problems == ["only 0 scenarios with 8+ specifications (at least 6)"] and note.startswith("0 scenarios")
+    assert gates.run_checks(built, "k").gate("k").status == "info"  # a partial set is behind pace, not failed
+
+
+@pytest.mark.parametrize("request_text, columns", [
+    ("IDS Version: IFC4\n\nItem,Requirement,Unit\nfire rating,EI60,-", set()),
+    ("IDS Version: IFC4\n\nObject,IFC class,Item\nDoor,IfcDoor,width\nWall,IfcWall,rating", {"IFC class"}),
+    ("IDS Version: IFC4\n\nUse the standard property sets, please, thanks.\nObject,Property set,Item\n"
+     "Door,Pset_DoorCommon,FireRating\nWall,ACME_Walls,Code", {"property set"}),
+])
+def test_csv_ifc_columns_are_read_from_the_table(request_text, columns):
+    assert authoring.csv_columns(request_text) == columns
+
+
+def test_leakage_counts_standard_names_with_their_case():
+    gold = parse_gold(wall_gold("en"))
+    assert authoring.leakage(gold, ["every wall needs its fire rating"]).spelled == ()
+    hit = authoring.leakage(gold, ["IfcWall: FireRating in pset_wallcommon"])
+    assert hit.spelled == ("class:IFCWALL", "prop:FireRating", "pset:Pset_WallCommon") and hit.share == 1.0
 
 
 def test_structure_gate_reports_gaps_in_numbering(built):
@@ -421,7 +464,7 @@ def test_cli_help_and_report(built, capsys):
 
 def test_check_report_as_json(built):
     document = json.loads(bench.check(built).to_json())
-    assert document["ok"] is True and [g["gate"] for g in document["gates"]] == list("abcdefg")
+    assert document["ok"] is True and [g["gate"] for g in document["gates"]] == list("abcdefghijk")
 
 
 # --------------------------------------------------------------------------------------------- real checkout

@@ -77,7 +77,7 @@ def test_page_is_self_contained(tmp_path):
     assert "<script src" not in page and "<link" not in page and "http://" not in page.replace(
         'xmlns="http://www.w3.org/2000/svg"', "").replace("http://127.0.0.1:8000", "")
     assert page.count("</script>") == 2  # the embedded data cannot close its element
-    assert page.count('class="chart"') == 5 and "IFC version" in page
+    assert page.count('class="chart"') == 6 and "IFC version" in page and "skill" in page
 
 
 def test_leaderboard_cli_writes_the_three_files(tmp_path, capsys):

@@ -61,7 +61,7 @@ def test_leaderboard_page_sorts_filters_and_charts(browser, tmp_path):
     assert gpt == "84.8"  # the paper's multi-turn FacetF1, shown for the matching group only
 
     charts = browser.evaluate("[...document.querySelectorAll('svg.chart')].map(s => s.dataset.breakdown)")
-    assert charts == ["language", "input_format", "turn_type", "domain", "ifc_versions"]
+    assert charts == ["language", "input_format", "turn_type", "domain", "ifc_versions", "skills"]
     drawn = browser.evaluate("[...document.querySelectorAll('svg.chart rect')]"
                              ".filter(r => r.getBoundingClientRect().width > 0).length")
     assert drawn > 10
