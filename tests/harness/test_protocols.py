@@ -208,3 +208,11 @@ def test_leaderboard_ranks_runs_of_any_protocol_together_and_shows_it():
 
     scoring = "ids_metric:0.1.0|audit:ids-tool-1.0.96|facets:paper|data:abc|n:166|ifcopenshell:0.9.0"
     assert comparable(scoring + "|protocol:paper-0shot") == comparable(scoring) == scoring
+
+
+def test_generate_follows_the_protocol_too(tmp_path, prompt_file, standin):
+    out = tmp_path / "predictions.jsonl"
+    assert main(["generate", "--protocol", str(standin_protocol(tmp_path)), "--prompt", str(prompt_file), "--model",
+                 "m", "--base-url", standin.url, "--api-key-env", "none", "--out", str(out), "--ids", "s001-en",
+                 "--no-progress"]) == 0
+    assert standin.requests[0]["top_k"] == 20 and rows_of(out)[0]["protocol"] == "paper-0shot"

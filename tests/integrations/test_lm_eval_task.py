@@ -1,10 +1,5 @@
-"""lm-evaluation-harness end to end: `lm_eval --model local-chat-completions` against the loopback stand-in, on
+"""lm-evaluation-harness end to end: lm-eval's local-chat-completions model against the loopback stand-in, on
 all 166 examples (the golds, a third of them degraded), gives the numbers `ids-bench score` gives."""
-import json
-import os
-import subprocess
-import sys
-
 import pytest
 
 from idsbench.cli import main
@@ -14,17 +9,17 @@ from tests.integrations.scripted import (DATA, METRICS, by_conversation, convers
 from tests.support.pinned_prompt import STANDIN_PROMPT, standin_protocol
 
 
-def run_lm_eval(tmp_path, url, metadata):
-    env = {**os.environ, "HF_DATASETS_OFFLINE": "1", "HF_HUB_OFFLINE": "1", "NO_PROXY": "127.0.0.1",
-           "OPENAI_API_KEY": "none"}
-    command = [sys.executable, "-m", "lm_eval", "run", "--model", "local-chat-completions",
-               "--model_args", f"base_url={url}/chat/completions,model=standin,max_retries=1",
-               "--tasks", "ishigaki_ids_bench", "--include_path", str(LM_EVAL_TASKS), "--apply_chat_template",
-               "--metadata", json.dumps(metadata), "--output_path", str(tmp_path / "lm_eval")]
-    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=300, cwd=tmp_path)
-    assert done.returncode == 0, done.stderr[-4000:]
-    (path,) = (tmp_path / "lm_eval").rglob("results_*.json")
-    return json.loads(path.read_text(encoding="utf-8"))
+def run_lm_eval(url, metadata):
+    """What `lm_eval run --model local-chat-completions --tasks ishigaki_ids_bench --include_path DIR
+    --apply_chat_template --metadata JSON` does, in this process. The command line would first index
+    lm-eval's thousands of built-in tasks (10 s); include_defaults=False skips that, nothing else changes."""
+    from lm_eval import simple_evaluate
+    from lm_eval.tasks import TaskManager
+
+    return simple_evaluate(
+        model="local-chat-completions", model_args=f"base_url={url}/chat/completions,model=standin,max_retries=1",
+        tasks=["ishigaki_ids_bench"], apply_chat_template=True, metadata=metadata,
+        task_manager=TaskManager(include_path=str(LM_EVAL_TASKS), include_defaults=False, metadata=metadata))
 
 
 def test_lm_eval_matches_ids_bench_score(tmp_path, standin):
@@ -34,8 +29,8 @@ def test_lm_eval_matches_ids_bench_score(tmp_path, standin):
     standin.default_answer = lambda request: answers[conversation_key(request["messages"])]
     prompt = tmp_path / "standin_0shot.txt"
     prompt.write_bytes(STANDIN_PROMPT)
-    results = run_lm_eval(tmp_path, standin.url, {"protocol": str(standin_protocol(tmp_path)), "prompt": str(prompt),
-                                                  "data": str(DATA)})
+    results = run_lm_eval(standin.url, {"protocol": str(standin_protocol(tmp_path)), "prompt": str(prompt),
+                                        "data": str(DATA)})
 
     expected = score_with_cli(tmp_path, outputs)
     got = results["results"]["ishigaki_ids_bench"]
