@@ -19,7 +19,7 @@ from idsbench.harness.cli import register_harness_commands
 from idsbench.integrations.cli import register_integration_commands
 from idsbench.leaderboard.cli import register_leaderboard_commands
 from idsbench.locations import default_data, describe_data
-from idsbench.options import add_audit_profile, add_data, add_isolation, add_progress, audit_profile
+from idsbench.options import add_audit_profile, add_behaviour, add_data, add_isolation, add_progress, audit_profile
 from idsbench.pipeline import score
 from idsbench.progress import progress_bar
 from idsbench.records import InputError, index_predictions, load_references, read_predictions
@@ -28,6 +28,7 @@ EPILOG_SCORE = """examples:
   ids-bench score --predictions runs/rule-based/predictions.jsonl
   ids-bench score --predictions my-model.jsonl --out runs/my-model --audit-profile ids-tool-latest
   ids-bench score --predictions untrusted.jsonl --workers 2 --time-limit 30
+  ids-bench score --predictions my-model.jsonl --behaviour     # adds the Behaviour column
 predictions file: one JSON object per line, {"id": "s001-en", "prediction": "<raw model output>"}
 (a null prediction is a failed generation and scores 0)."""
 EPILOG_AUDIT = """examples:
@@ -49,7 +50,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     with open(out / "results.jsonl", "w", encoding="utf-8") as handle:
         run = score(read_predictions(args.predictions, offsets, ids), references, audit_profile=audit_profile(args),
                     progress=progress_bar(not args.no_progress, len(ids)), workers=args.workers,
-                    time_limit=args.time_limit,
+                    time_limit=args.time_limit, behaviour=args.behaviour,
                     on_result=lambda r: handle.write(json.dumps(r.to_json(), ensure_ascii=False) + "\n"))
     summary = run.summary(predictions=str(args.predictions), data=str(data))
     (out / "summary.json").write_text(json.dumps(summary, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
@@ -72,6 +73,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the summary as JSON instead of the table")
     add_progress(p)
     add_isolation(p)
+    add_behaviour(p)
     p.set_defaults(func=cmd_score)
     a = commands.add_parser("audit", help="audit IDS files like buildingSMART's IDS-Audit-tool (Stage 1)",
                             epilog=EPILOG_AUDIT)

@@ -7,7 +7,8 @@ import sys
 from pathlib import Path
 
 from idsbench.locations import default_data, describe_data
-from idsbench.options import add_audit_profile, add_data, add_isolation, add_progress, at_least, audit_profile
+from idsbench.options import (add_audit_profile, add_behaviour, add_data, add_isolation, add_progress, at_least,
+                              audit_profile)
 from idsbench.records import InputError
 
 from .endpoint import EndpointConfig
@@ -25,6 +26,7 @@ EPILOG_RUN = """examples:
   ids-bench run --model qwen2.5-coder --base-url http://localhost:8000/v1 --api-key-env none \\
       --language ja --input-format csv --max-tokens 8192
   ids-bench run --model my-model --base-url http://localhost:8000/v1 --audit-profile none
+  ids-bench run --system rule-based --behaviour   # adds Behaviour (witness IFC models) to the table
   ids-bench run --protocol paper-0shot --model Qwen/Qwen3-8B --base-url http://localhost:8000/v1 \\
       --api-key-env none          # the paper's prompt (fetched, verified) and sampling, thinking on
   ids-bench run --protocol paper-0shot --prompt ishigaki-ids-bench_0shot.txt --model m --base-url ...  # offline
@@ -171,7 +173,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         endpoint=endpoint_config(args, protocol), protocol=protocol, selection=selection(args),
         concurrency=args.concurrency,
         audit_profile=audit_profile(args),
-        workers=args.workers, time_limit=args.time_limit,
+        workers=args.workers, time_limit=args.time_limit, behaviour=args.behaviour,
         overwrite=args.overwrite, retry_failed=args.retry_failed, progress=not args.no_progress)
     try:
         outcome = run(config)
@@ -195,6 +197,7 @@ def register_harness_commands(commands) -> None:
     add_audit_profile(p)
     p.add_argument("--json", action="store_true", help="print the summary as JSON instead of the table")
     add_isolation(p)
+    add_behaviour(p)
     p.set_defaults(func=cmd_run)
     p = commands.add_parser("generate", help="only generate a predictions JSONL (resumable)",
                             epilog=EPILOG_GENERATE, formatter_class=fmt)

@@ -11,7 +11,7 @@ from idsbench.audit.rules import meaning
 from idsbench.example import ExampleResult
 from idsbench.pipeline import ScoreRun
 from idsbench.report.aggregate import LABELS, PAPER_METRICS, GroupScore
-from idsbench.report.table import NOT_COMPUTED
+from idsbench.report.table import NOT_COMPUTED, columns
 
 MAX_OUTPUT_CHARS = 20_000  # keeps the page small when a model rambles
 STYLE = """
@@ -29,17 +29,17 @@ def _pct(value: float | None) -> str:
     return NOT_COMPUTED if value is None else f"{100 * value:.1f}"
 
 
-def score_table(rows: Sequence[tuple[str, GroupScore]]) -> str:
-    head = "<tr><th>group</th><th>N</th>" + "".join(f"<th>{LABELS[m]}</th>" for m in PAPER_METRICS) + "</tr>"
+def score_table(rows: Sequence[tuple[str, GroupScore]], metrics: Sequence[str] = PAPER_METRICS) -> str:
+    head = "<tr><th>group</th><th>N</th>" + "".join(f"<th>{LABELS[m]}</th>" for m in metrics) + "</tr>"
     body = "".join(
         f"<tr><td>{escape(name)}</td><td class=n>{score.n}</td>"
-        + "".join(f"<td class=n>{_pct(getattr(score, m))}</td>" for m in PAPER_METRICS) + "</tr>"
+        + "".join(f"<td class=n>{_pct(getattr(score, m))}</td>" for m in metrics) + "</tr>"
         for name, score in rows)
     return f"<table>{head}{body}</table>"
 
 
-def breakdown_tables(breakdowns: Mapping[str, Mapping[str, GroupScore]]) -> str:
-    return "".join(f"<h3>by {escape(key)}</h3>" + score_table(list(groups.items()))
+def breakdown_tables(breakdowns: Mapping[str, Mapping[str, GroupScore]], metrics: Sequence[str] = PAPER_METRICS) -> str:
+    return "".join(f"<h3>by {escape(key)}</h3>" + score_table(list(groups.items()), metrics)
                    for key, groups in breakdowns.items())
 
 
@@ -58,6 +58,15 @@ def codes_legend(results: Sequence[ExampleResult]) -> str:
     return f"<table><tr><th>code</th><th>meaning</th></tr>{rows}</table>"
 
 
+def behaviour_cell(result: ExampleResult) -> str:
+    """The example's Behaviour in percent, its reason (or the witnesses judged differently) as a tooltip."""
+    found = result.behaviour
+    if found is None:
+        return ""
+    note = found.reason or (f"judged differently: {' '.join(found.disagreements)}" if found.disagreements else "")
+    return f"<td class=n title=\"{escape(note)}\">{_pct(found.value)}</td>"
+
+
 def example_row(result: ExampleResult, raw: str | None, row: Mapping[str, Any]) -> str:
     status, codes = _status(result)
     facets = result.facets
@@ -70,13 +79,15 @@ def example_row(result: ExampleResult, raw: str | None, row: Mapping[str, Any]) 
             f"{escape(meta)}</div></td><td class=status>{escape(status)}</td><td>{escape(codes)}</td>"
             f"<td class=n>{facets.matched}/{facets.pred_total}/{facets.gold_total}</td>"
             f"<td class=n>{100 * facets.precision:.1f}</td><td class=n>{100 * facets.recall:.1f}</td>"
-            f"<td class=n>{100 * facets.f1:.1f}</td><td>{escape(str(row.get('finish_reason') or ''))}</td>"
+            f"<td class=n>{100 * facets.f1:.1f}</td>{behaviour_cell(result)}"
+            f"<td>{escape(str(row.get('finish_reason') or ''))}</td>"
             f"<td>{escape(error)}</td><td>{output}</td></tr>")
 
 
 def examples_table(scores: ScoreRun, predictions: Sequence[str | None], rows: Mapping[str, Mapping]) -> str:
+    behaviour = "<th>Behaviour</th>" if scores.overall.behaviour_n else ""
     head = ("<tr><th>example</th><th>audit status</th><th>codes</th><th>matched/pred/gold</th><th>P</th>"
-            "<th>R</th><th>F1</th><th>finish</th><th>error</th><th>output</th></tr>")
+            f"<th>R</th><th>F1</th>{behaviour}<th>finish</th><th>error</th><th>output</th></tr>")
     body = "".join(example_row(r, raw, rows.get(r.id, {})) for r, raw in zip(scores.results, predictions))
     return f"<table>{head}{body}</table>"
 
@@ -102,8 +113,8 @@ def render_report(scores: ScoreRun, summary: Mapping[str, Any], predictions: Seq
         f"<style>{STYLE}</style></head><body><h1>{escape(title)}</h1>"
         f"<p class=meta>signature: <code>{escape(scores.signature)}</code> · percent · "
         f"{NOT_COMPUTED} = not computed</p>"
-        f"<h2>Paper metrics</h2>{score_table([('all', scores.overall)])}"
-        f"<h2>Breakdowns</h2>{breakdown_tables(scores.breakdowns)}"
+        f"<h2>Paper metrics</h2>{score_table([('all', scores.overall)], columns(scores.overall))}"
+        f"<h2>Breakdowns</h2>{breakdown_tables(scores.breakdowns, columns(scores.overall))}"
         f"<h2>Examples</h2>{examples_table(scores, predictions, rows)}"
         f"<h2>Audit codes</h2>{codes_legend(scores.results)}"
         f"<h2>Provenance</h2>{provenance_list(summary)}</body></html>\n"

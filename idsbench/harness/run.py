@@ -46,6 +46,7 @@ class RunConfig:
     audit_profile: str | None = DEFAULT_PROFILE
     workers: int = 1  # scoring processes (see idsbench.isolation)
     time_limit: float | None = None  # seconds per example when scoring
+    behaviour: bool = False  # also the behavioural agreement on witness models (beyond the paper)
     overwrite: bool = False
     retry_failed: bool = False
     progress: bool = True
@@ -158,7 +159,7 @@ def run(config: RunConfig) -> RunOutcome:
     raws = predictions_for(path, ids)
     scores = score(raws, [e.reference for e in examples], audit_profile=config.audit_profile,
                    progress=progress_bar(config.progress, len(raws)), workers=config.workers,
-                   time_limit=config.time_limit)
+                   time_limit=config.time_limit, behaviour=config.behaviour)
     if config.protocol is not None and system.name == "endpoint":
         scores = replace(scores, signature=f"{scores.signature}|protocol:{config.protocol.signature_part()}")
     summary = scores.summary(**provenance(config, system, examples, report, generation_stats(path, ids)))

@@ -56,7 +56,7 @@ SCRIPT = r"""
     const g = groupOf(row);
     if (!g) return null;
     if (state.key === 'n') return g.n;
-    return g.metrics[state.key].value;
+    return (g.metrics[state.key] || {value: null}).value;
   }
   function compare(a, b) {
     const x = sortValue(a), y = sortValue(b);
@@ -96,7 +96,7 @@ SCRIPT = r"""
       tr.appendChild(cell(row.rank === null ? '–' : String(row.rank)));
       tr.appendChild(cell(row.name, 'name'));
       tr.appendChild(cell(g ? String(g.n) : '0'));
-      metrics.forEach(m => tr.appendChild(metricCell(g ? g.metrics[m] : null)));
+      metrics.forEach(m => tr.appendChild(metricCell(g ? (g.metrics[m] || {value: null}) : null)));
       tr.appendChild(cell(row.signature, 'sig'));
       body.appendChild(tr);
     });

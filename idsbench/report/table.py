@@ -19,14 +19,20 @@ def table_rows(overall: GroupScore, breakdowns: Mapping[str, Mapping[str, GroupS
     return rows
 
 
+def columns(overall: GroupScore) -> tuple[str, ...]:
+    """The paper metrics, and Behaviour after them when it was computed."""
+    return PAPER_METRICS + (("behaviour",) if overall.behaviour_n else ())
+
+
 def format_table(overall: GroupScore, breakdowns: Mapping[str, Mapping[str, GroupScore]], signature: str) -> str:
     """A fixed-width table in percent; `n/c` marks Stage 1 columns that were not computed."""
     rows = table_rows(overall, breakdowns)
+    metrics = columns(overall)
     width = max(len(name) for name, _ in rows)
-    header = f"{'group':<{width}}  {'N':>4}  " + "  ".join(f"{LABELS[m]:>14}" for m in PAPER_METRICS)
+    header = f"{'group':<{width}}  {'N':>4}  " + "  ".join(f"{LABELS[m]:>14}" for m in metrics)
     lines = [header, "-" * len(header)]
     for name, score in rows:
-        cells = "  ".join(f"{_cell(getattr(score, m)):>14}" for m in PAPER_METRICS)
+        cells = "  ".join(f"{_cell(getattr(score, m)):>14}" for m in metrics)
         lines.append(f"{name:<{width}}  {score.n:>4}  {cells}")
     lines.append(f"(percent; {NOT_COMPUTED} = not computed)  signature: {signature}")
     return "\n".join(lines)
