@@ -1,7 +1,8 @@
 """The command line: `ids-bench COMMAND` (or `python -m idsbench COMMAND`).
 
 Each package registers its own subcommands: score (here), audit (idsbench.audit.cli), run and generate
-(idsbench.harness.cli), compare, failures, leaderboard, publish and submission (idsbench.leaderboard.cli).
+(idsbench.harness.cli), compare, failures, leaderboard, publish and submission (idsbench.leaderboard.cli),
+integrations (idsbench.integrations.cli).
 This module sits above all of them; nothing imports it.
 """
 from __future__ import annotations
@@ -17,6 +18,7 @@ from idsbench import __version__
 from idsbench.audit.cli import configure_parser as configure_audit_parser
 from idsbench.audit.cli import run as run_audit
 from idsbench.harness.cli import register_harness_commands
+from idsbench.integrations.cli import register_integration_commands
 from idsbench.leaderboard.cli import register_leaderboard_commands
 from idsbench.locations import default_data, describe_data
 from idsbench.options import add_audit_profile, add_behaviour, add_data, add_isolation, add_progress, audit_profile
@@ -99,6 +101,7 @@ def build_parser() -> argparse.ArgumentParser:
     a.set_defaults(func=run_audit)
     register_harness_commands(commands)  # run, generate
     register_leaderboard_commands(commands)  # compare, failures, leaderboard, publish, submission
+    register_integration_commands(commands)  # integrations
     return parser
 
 

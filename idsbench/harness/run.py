@@ -29,6 +29,7 @@ from .examples import Example, Selection, inputs_hash, load_examples, select
 from .generate import GenerateReport, generate
 from .html_report import write_report
 from .prompt import Prompt
+from .protocol import RunProtocol
 from .systems import BASELINES, System, baseline_system
 
 PACKAGES = ("ifcopenshell", "ifctester", "lxml", "openai", "datasets", "tqdm")
@@ -41,6 +42,7 @@ class RunConfig:
     system: str  # a baseline name or "endpoint"
     prompt: Prompt
     endpoint: EndpointConfig | None = None
+    protocol: RunProtocol | None = None  # endpoint runs: recorded in provenance, rows and the signature
     selection: Selection = field(default_factory=Selection)
     concurrency: int = 1
     audit_profile: str | None = DEFAULT_PROFILE
@@ -66,7 +68,7 @@ def make_system(config: RunConfig) -> System:
         return baseline_system(config.system)
     if config.system != "endpoint" or config.endpoint is None:
         raise InputError(f"--system {config.system}: choose one of {', '.join(BASELINES)}, or give --model")
-    return endpoint_system(config.endpoint, config.prompt)
+    return endpoint_system(config.endpoint, config.prompt, config.protocol and config.protocol.signature_part())
 
 
 def predictions_for(path: Path, ids: list[str]) -> list[str | None]:
@@ -125,6 +127,7 @@ def provenance(config: RunConfig, system: System, examples: list[Example], repor
         "endpoint": describe(config.endpoint) if config.endpoint and system.name == "endpoint" else None,
         "sampling": system.settings.get("sampling"),
         "prompt": {**config.prompt.to_json(), "used": system.name == "endpoint"},
+        "protocol": config.protocol.to_json() if config.protocol and system.name == "endpoint" else None,
         "data": {"path": str(config.data), "inputs_hash": inputs_hash(examples), "n": len(examples),
                  "selection": selection},
         "generation": {"skipped_existing": report.skipped, "written": report.written, "failed": len(stats["failed_ids"]),
@@ -165,6 +168,8 @@ def run(config: RunConfig) -> RunOutcome:
                    progress=progress_bar(config.progress, len(raws)), workers=config.workers,
                    time_limit=config.time_limit, behaviour=config.behaviour)
     scores = replace(scores, of=len(everything) if len(examples) < len(everything) else None)
+    if config.protocol is not None and system.name == "endpoint":
+        scores = replace(scores, signature=f"{scores.signature}|protocol:{config.protocol.signature_part()}")
     stats = generation_stats(path, ids)
     summary = scores.summary(**provenance(config, system, examples, report, stats))
     rows = {row["id"]: row for _, row in read_jsonl(path) if isinstance(row, dict) and row.get("id") in set(ids)}

@@ -23,8 +23,9 @@ from .stats import describe_intervals
 BOARD_FORMAT = "ishigaki-ids-bench/leaderboard@1"
 REFERENCE_PATH = Path(__file__).resolve().parent / "paper_reference.json"
 REFERENCE_SCHEMA = Path(__file__).resolve().parent / "schema" / "paper_reference.schema.json"
-# Parts a future signature may carry that identify the model or run, not the scoring: never compared.
-MODEL_SPECIFIC = frozenset({"model", "system", "prompt", "run", "run_config", "endpoint"})
+# Parts a signature may carry that identify the model or run, not the scoring: never compared. `protocol`
+# (how `ids-bench run` generated the outputs) stays visible in each row's signature.
+MODEL_SPECIFIC = frozenset({"model", "system", "prompt", "protocol", "run", "run_config", "endpoint"})
 DEFAULT_SORT = "facet_f1"
 
 
