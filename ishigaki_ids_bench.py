@@ -7,7 +7,7 @@ Library (the code lives in idsbench.dataset; install the project first, `pip ins
 
 Maintainers (see --help of each):
     python ishigaki_ids_bench.py build    # data/scenarios/* -> data/test-*.jsonl, .huggingface.yaml, dataset_card.md
-    python ishigaki_ids_bench.py check    # quality gates a-k
+    python ishigaki_ids_bench.py check    # quality gates a-l
     python ishigaki_ids_bench.py report   # composition table (markdown)
 
 The data itself loads without this file: datasets >= 4 reads the YAML configs in .huggingface.yaml.

@@ -337,7 +337,7 @@ def scale_section(sets: dict, repeat: int) -> None:
 
 
 def _startup_once(package: Path | None, cache: Path, path: Path, cwd: Path) -> tuple[float, float]:
-    env = dict(os.environ, IDSBENCH_CACHE=str(cache), PYTHONPATH=str(package) if package else "")
+    env = dict(os.environ, IDS_BENCH_CACHE=str(cache), PYTHONPATH=str(package) if package else "")
     script = cwd / "startup.py"
     script.write_text(STARTUP)
     start = time.perf_counter()
@@ -366,7 +366,7 @@ def startup_section(sets: dict, revision: str, repeat: int) -> None:
             runs = [_startup_once(None, cache, path, old) for _ in range(max(1, repeat // 2))]
             first = min(runs, key=lambda r: r[0])
             print(f"  before: {first[0]:.2f} s ({first[1]:.2f} s), the same cold or warm (nothing kept between processes)")
-        env = dict(os.environ, IDSBENCH_CACHE=str(cache))
+        env = dict(os.environ, IDS_BENCH_CACHE=str(cache))
         walls = []
         for _ in range(repeat):
             start = time.perf_counter()

@@ -40,9 +40,11 @@ Args:
     return_per_example (bool): add "per_example" (status, codes, matched/pred/gold counts, P/R/F1).
     workers (int), time_limit (float, seconds): score in worker processes, each example within the
         limit (a timeout scores 0 with the reason); default: in this process, no limit.
+    behaviour (bool): also score behavioural agreement on the gold's witness IFC models (beyond the
+        paper; adds "behaviour" overall and per example, and behaviour:witness-v1 to the signature).
 Returns:
     processability, structure, content (= ids_audit_pass), facet_f1, facet_precision, facet_recall,
-    ag_facet_f1, n, signature.
+    ag_facet_f1, n, signature (and behaviour when asked for).
 Examples:
     >>> import evaluate
     >>> from idsbench import load_references
@@ -73,7 +75,7 @@ class IdsMetric(evaluate.Metric):
         )
 
     def _compute(self, predictions, references, metadata=None, ids=None, audit_profile=DEFAULT_PROFILE,
-                 return_breakdowns=False, return_per_example=False, workers=1, time_limit=None):
+                 return_breakdowns=False, return_per_example=False, workers=1, time_limit=None, behaviour=False):
         return compute(predictions, references, metadata=metadata, ids=ids, audit_profile=audit_profile,
                        return_breakdowns=return_breakdowns, return_per_example=return_per_example,
-                       workers=workers, time_limit=time_limit)
+                       workers=workers, time_limit=time_limit, behaviour=behaviour)

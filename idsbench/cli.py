@@ -1,54 +1,72 @@
 """The command line: `ids-bench COMMAND` (or `python -m idsbench COMMAND`).
 
 Each package registers its own subcommands: score (here), audit (idsbench.audit.cli), run and generate
-(idsbench.harness.cli), compare, failures, leaderboard, publish and submission (idsbench.leaderboard.cli).
+(idsbench.harness.cli), compare, failures, leaderboard, publish and submission (idsbench.leaderboard.cli),
+integrations (idsbench.integrations.cli).
 This module sits above all of them; nothing imports it.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 from idsbench import __version__
 from idsbench.audit.cli import configure_parser as configure_audit_parser
 from idsbench.audit.cli import run as run_audit
 from idsbench.harness.cli import register_harness_commands
+from idsbench.integrations.cli import register_integration_commands
 from idsbench.leaderboard.cli import register_leaderboard_commands
 from idsbench.locations import default_data, describe_data
-from idsbench.options import add_audit_profile, add_data, add_isolation, add_progress, audit_profile
+from idsbench.options import add_audit_profile, add_behaviour, add_data, add_isolation, add_progress, audit_profile
+from idsbench.outputs import Writer, claim_output, score_folder
 from idsbench.pipeline import score
 from idsbench.progress import progress_bar
 from idsbench.records import InputError, index_predictions, load_references, read_predictions
 
 EPILOG_SCORE = """examples:
-  ids-bench score --predictions runs/rule-based/predictions.jsonl
-  ids-bench score --predictions my-model.jsonl --out runs/my-model --audit-profile ids-tool-latest
+  ids-bench score --predictions my-model.jsonl                 # writes runs/my-model-score/
+  ids-bench score --predictions first-10.jsonl --subset        # only the ids in the file
+  ids-bench score --predictions runs/rule-based/predictions.jsonl --audit-profile ids-tool-latest
   ids-bench score --predictions untrusted.jsonl --workers 2 --time-limit 30
+  ids-bench score --predictions my-model.jsonl --behaviour     # adds the Behaviour column
 predictions file: one JSON object per line, {"id": "s001-en", "prediction": "<raw model output>"}
-(a null prediction is a failed generation and scores 0)."""
+(a null prediction is a failed generation and scores 0). Every problem of the file is listed before
+anything is written. Results already in --out from another command or file are kept unless --overwrite.
+exit codes: 0 done, 2 bad input"""
 EPILOG_AUDIT = """examples:
   ids-bench audit my.ids
   ids-bench audit data/scenarios --json
   ids-bench audit --explain 103
-exit code: the validator's status number (0 Ok, 8 structure, 16 content, 24 both, 1 not an IDS)"""
+exit code: the validator's status number (0 Ok, 8 structure, 16 content, 24 both, 1 not an IDS;
+2 no files found, or bad options)"""
 
 
 def cmd_score(args: argparse.Namespace) -> int:
     data = args.data or default_data()
     references = load_references(data)
+    # The whole file is checked before anything is written; no output is kept in memory.
+    offsets = index_predictions(args.predictions, [r.id for r in references], subset=args.subset,
+                                missing_hint="; to score only the ids present, add --subset")
+    of = len(references) if len(offsets) < len(references) else None
+    references = [r for r in references if r.id in offsets]
     ids = [r.id for r in references]
-    offsets = index_predictions(args.predictions, ids)  # checks the whole file; keeps no outputs
-    out = Path(args.out or Path("runs") / Path(args.predictions).stem)
+    out = args.out or score_folder(args.predictions)
+    claim_output(out, Writer("score", args.predictions), overwrite=args.overwrite)
     out.mkdir(parents=True, exist_ok=True)
-    # Streamed: each prediction is read when its turn comes and each result written when ready,
-    # so memory holds the references and compact per-example results, never all the outputs.
-    with open(out / "results.jsonl", "w", encoding="utf-8") as handle:
+    # Streamed: each prediction is read when its turn comes and each result written when ready, into a
+    # temporary file that replaces results.jsonl only once scoring is complete.
+    partial = out / "results.jsonl.partial"
+    with open(partial, "w", encoding="utf-8") as handle:
         run = score(read_predictions(args.predictions, offsets, ids), references, audit_profile=audit_profile(args),
                     progress=progress_bar(not args.no_progress, len(ids)), workers=args.workers,
-                    time_limit=args.time_limit,
+                    time_limit=args.time_limit, behaviour=args.behaviour,
                     on_result=lambda r: handle.write(json.dumps(r.to_json(), ensure_ascii=False) + "\n"))
+    os.replace(partial, out / "results.jsonl")
+    run = replace(run, of=of)
     summary = run.summary(predictions=str(args.predictions), data=str(data))
     (out / "summary.json").write_text(json.dumps(summary, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     print(json.dumps(summary, indent=2, ensure_ascii=False) if args.json else run.table())
@@ -65,11 +83,17 @@ def build_parser() -> argparse.ArgumentParser:
                             epilog=EPILOG_SCORE, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--predictions", required=True, type=Path, help="predictions JSONL")
     add_data(p)
-    p.add_argument("--out", type=Path, help="output folder (default: runs/<predictions name>)")
+    p.add_argument("--subset", action="store_true",
+                   help="score only the ids in the file (a quick look); the signature's n and data hash are the "
+                        "subset's, so it is never taken for a full run")
+    p.add_argument("--out", type=Path, help="output folder (default: runs/<predictions name>-score)")
+    p.add_argument("--overwrite", action="store_true",
+                   help="replace results in --out written by another command or from another predictions file")
     add_audit_profile(p)
     p.add_argument("--json", action="store_true", help="print the summary as JSON instead of the table")
     add_progress(p)
     add_isolation(p)
+    add_behaviour(p)
     p.set_defaults(func=cmd_score)
     a = commands.add_parser("audit", help="audit IDS files like buildingSMART's IDS-Audit-tool (Stage 1)",
                             epilog=EPILOG_AUDIT)
@@ -77,6 +101,7 @@ def build_parser() -> argparse.ArgumentParser:
     a.set_defaults(func=run_audit)
     register_harness_commands(commands)  # run, generate
     register_leaderboard_commands(commands)  # compare, failures, leaderboard, publish, submission
+    register_integration_commands(commands)  # integrations
     return parser
 
 

@@ -6,6 +6,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from idsbench.audit.verdict import FAILED, Verdict, verdict
+from idsbench.behaviour.result import BehaviourScore
 from idsbench.facets.counts import FacetScore
 
 METADATA_KEYS = ("language", "input_format", "turn_type", "domain", "ifc_versions", "skills")
@@ -34,6 +35,7 @@ class ExampleResult:
     facets: FacetScore
     audit: AuditSummary | None = None
     error: str | None = None
+    behaviour: BehaviourScore | None = None  # None: not computed (it is opt-in)
 
     @property
     def verdict(self) -> Verdict | None:
@@ -52,6 +54,8 @@ class ExampleResult:
         )
         if self.error:
             row["error"] = self.error
+        if self.behaviour is not None:
+            row.update(self.behaviour.to_json())
         return row
 
 

@@ -42,18 +42,21 @@ def flat(run: ScoreRun) -> dict:
         "processability": o.processability, "structure": o.structure, "content": o.content,
         "ids_audit_pass": o.content, "facet_f1": o.facet_f1, "facet_precision": o.precision,
         "facet_recall": o.recall, "ag_facet_f1": o.ag_facet_f1, "n": o.n, "signature": run.signature,
+        **({"behaviour": o.behaviour} if o.behaviour_n else {}),
     }
 
 
 def compute(predictions: Sequence[str | None], references: Sequence[str], *, metadata=None, ids=None,
             audit_profile: str | None = DEFAULT_PROFILE, return_breakdowns: bool = False,
-            return_per_example: bool = False, workers: int = 1, time_limit: float | None = None) -> dict:
+            return_per_example: bool = False, workers: int = 1, time_limit: float | None = None,
+            behaviour: bool = False) -> dict:
     """The metric: Stage 1 pass rates and Stage 2 facet scores of raw outputs against gold IDS texts."""
     check_inputs(predictions, references)
     rows = metadata_rows(metadata, len(predictions))
     ids = ids or [str(i) for i in range(len(predictions))]
     refs = [Reference(str(i), gold, row) for i, gold, row in zip(ids, references, rows)]
-    run = score(list(predictions), refs, audit_profile=audit_profile, workers=workers, time_limit=time_limit)
+    run = score(list(predictions), refs, audit_profile=audit_profile, workers=workers, time_limit=time_limit,
+                behaviour=behaviour)
     result = flat(run)
     if return_breakdowns:
         result["breakdowns"] = {key: {value: s.to_json() for value, s in groups.items()}

@@ -61,3 +61,10 @@ def add_isolation(parser: argparse.ArgumentParser) -> None:
 
 def add_progress(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-progress", action="store_true", help="no progress bars")
+
+
+def add_behaviour(parser: argparse.ArgumentParser) -> None:
+    """--behaviour, shared by `score` and `run`."""
+    parser.add_argument("--behaviour", action="store_true",
+                        help="also score behavioural agreement on the gold's witness IFC models (beyond the paper; "
+                             "witnesses are built once per gold and cached, IDS_BENCH_CACHE)")

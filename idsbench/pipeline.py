@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 
 from idsbench.audit import run_audit
 from idsbench.audit.profiles import DEFAULT_PROFILE, get_profile
 from idsbench.audit.result import status_text
+from idsbench.behaviour.result import SIGNATURE_KEY, BehaviourScore
+from idsbench.behaviour.version import GENERATOR
 from idsbench.example import AuditSummary, Auditor, ExampleResult, Reference
 from idsbench.extract import extract_candidate
 from idsbench.facets.counts import failed, score_parsed
@@ -42,22 +44,41 @@ def make_auditor(profile: str = DEFAULT_PROFILE) -> Auditor:
     return ProfileAuditor(profile)
 
 
-def evaluate_one(raw: str | None, reference: Reference, auditor: Auditor | None = None) -> ExampleResult:
+def evaluate_one(raw: str | None, reference: Reference, auditor: Auditor | None = None,
+                 behaviour: bool = False) -> ExampleResult:
     """Score one raw model output. A failed generation (None or empty) scores 0 everywhere.
+    `behaviour`: also the behavioural agreement on the gold's witness models (beyond the paper).
 
     The candidate is parsed once for both stages when `auditor` comes from `make_auditor`; any other
     callable auditor is given the candidate's text."""
     candidate = extract_candidate(raw) if raw else ""
     if not candidate:
         summary = None if auditor is None else AuditSummary(None, "EmptyOutput")
-        return ExampleResult(reference.id, reference.metadata, failed("empty output"), summary, "empty output")
+        agreement = BehaviourScore(0.0, reason="empty output") if behaviour else None
+        return ExampleResult(reference.id, reference.metadata, failed("empty output"), summary, "empty output",
+                             agreement)
     document = Candidate(candidate)
     if auditor is None:
         summary = None
     else:
         shared = getattr(auditor, "audit_candidate", None)
         summary = shared(document) if shared is not None else auditor(candidate)
-    return ExampleResult(reference.id, reference.metadata, score_parsed(document.stage2(), reference.gold), summary)
+    agreement = behaviour_of(candidate, reference.gold) if behaviour else None
+    return ExampleResult(reference.id, reference.metadata, score_parsed(document.stage2(), reference.gold), summary,
+                         behaviour=agreement)
+
+
+def behaviour_of(candidate: str, gold: str) -> BehaviourScore:
+    from idsbench.behaviour import behaviour  # noqa: PLC0415 - IFC models load only when asked for
+
+    return behaviour(candidate, gold)
+
+
+def _unscored_behaviour(result: ExampleResult) -> ExampleResult:
+    """An example a worker could not finish (timeout, crash) scores 0 in Behaviour too."""
+    if result.behaviour is not None:
+        return result
+    return replace(result, behaviour=BehaviourScore(0.0, reason=result.error or "not scored"))
 
 
 @dataclass(frozen=True)
@@ -66,12 +87,14 @@ class ScoreRun:
     overall: GroupScore
     breakdowns: dict
     signature: str
+    of: int | None = None  # the number of examples in the data, when only a subset of them was scored
 
     def table(self) -> str:
-        return format_table(self.overall, self.breakdowns, self.signature)
+        return format_table(self.overall, self.breakdowns, self.signature, of=self.of)
 
     def summary(self, **provenance) -> dict:
-        return summary_document(self.overall, self.breakdowns, self.signature, **provenance)
+        document = summary_document(self.overall, self.breakdowns, self.signature, **provenance)
+        return document if self.of is None else {**document, "subset": {"n": self.overall.n, "of": self.of}}
 
 
 def evaluate_stream(
@@ -81,6 +104,7 @@ def evaluate_stream(
     audit_profile: str | None = DEFAULT_PROFILE,
     workers: int = 1,
     time_limit: float | None = None,
+    behaviour: bool = False,
 ) -> Iterator[ExampleResult]:
     """Per-example results in reference order, computed as they are consumed.
 
@@ -95,12 +119,15 @@ def evaluate_stream(
     pairs = zip(predictions, references, strict=True)
     if workers == 1 and time_limit is None:
         auditor = make_auditor(audit_profile) if audit_profile else None
-        return (evaluate_one(raw, ref, auditor) for raw, ref in pairs)
+        return (evaluate_one(raw, ref, auditor, behaviour) for raw, ref in pairs)
     if audit_profile:
         get_profile(audit_profile)  # an unknown name fails here, before a worker starts
     factory = partial(make_auditor, audit_profile) if audit_profile else None
     limit = DEFAULT_TIME_LIMIT if time_limit is None else time_limit
-    return evaluate_isolated(pairs, factory, evaluate_one, workers, limit)
+    if not behaviour:
+        return evaluate_isolated(pairs, factory, evaluate_one, workers, limit)
+    evaluate = partial(evaluate_one, behaviour=True)
+    return map(_unscored_behaviour, evaluate_isolated(pairs, factory, evaluate, workers, limit))
 
 
 def score(
@@ -112,19 +139,21 @@ def score(
     workers: int = 1,
     time_limit: float | None = None,
     on_result: Callable[[ExampleResult], object] | None = None,
+    behaviour: bool = False,
 ) -> ScoreRun:
     """Score raw model outputs (None = failed generation) against references, in order.
 
     `predictions` may be lazy (read as scoring goes); `on_result` sees each result as soon as it
-    is ready (the CLI writes it out); `workers`/`time_limit` as in `evaluate_stream`.
+    is ready (the CLI writes it out); `workers`/`time_limit` as in `evaluate_stream`; `behaviour` adds
+    the behavioural agreement (its own signature part, behaviour:witness-v1; the paper metrics unchanged).
     """
     results = []
     stream = evaluate_stream(predictions, references, audit_profile=audit_profile, workers=workers,
-                             time_limit=time_limit)
+                             time_limit=time_limit, behaviour=behaviour)
     for result in progress(stream):
         results.append(result)
         if on_result is not None:
             on_result(result)
     sig = signature(n=len(references), data=data_hash(r.gold for r in references),
-                    audit_profile=audit_profile)
+                    audit_profile=audit_profile, extra={SIGNATURE_KEY: GENERATOR} if behaviour else None)
     return ScoreRun(results, summarize(results), breakdown(results), sig)

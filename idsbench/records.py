@@ -12,19 +12,54 @@ from idsbench.example import METADATA_KEYS, Reference
 from idsbench.locations import default_data
 
 
+MAX_LISTED = 20  # problems shown one a line; the rest are counted
+SNIFF_BYTES = 8192
+# What a file that is not UTF-8 text usually is, by its first bytes.
+MAGIC = ((b"\xff\xfe", "UTF-16 text: save it as UTF-8"), (b"\xfe\xff", "UTF-16 text: save it as UTF-8"),
+         (b"\x1f\x8b", "gzip-compressed: decompress it first"), (b"PK\x03\x04", "a zip archive: extract it first"))
+
+
 class InputError(ValueError):
     """Bad harness input (a file, a line, an id): raised before anything is written."""
 
+    @classmethod
+    def listing(cls, problems: Sequence[str]) -> InputError:
+        return cls(problem_list(problems))
 
-def iter_jsonl(path: Path) -> Iterator[tuple[int, int, Any]]:
-    """(line number, byte offset, object) for each non-blank line, read one line at a time.
+
+def problem_list(problems: Sequence[str], limit: int = MAX_LISTED) -> str:
+    """One problem a line: the first `limit`, then how many were left out (a broken file can have
+    thousands, and the first few tell what is wrong)."""
+    shown = list(problems[:limit])
+    if len(problems) > limit:
+        shown.append(f"… and {len(problems) - limit} more ({len(problems)} problems in all)")
+    return "\n".join(shown)
+
+
+def binary_problem(head: bytes) -> str | None:
+    """Why a file starting with `head` is not JSON Lines text at all, or None when it may be."""
+    for magic, what in MAGIC:
+        if head.startswith(magic):
+            return f"not a JSON Lines file: {what}"
+    nul = head.find(b"\0")
+    if nul >= 0:
+        return f"not a JSON Lines file: binary data (a NUL byte at byte {nul}); expected UTF-8 text, one JSON " \
+               "object per line"
+    return None
+
+
+def scan_jsonl(path: Path, problems: list[str]) -> Iterator[tuple[int, int, Any]]:
+    """(line number, byte offset, object) for each non-blank line, read one line at a time; each
+    malformed line is added to `problems`. A file that is not text at all raises at once.
 
     Lines end at "\n" only: JSON text may hold U+2028, U+0085 or form feeds unescaped (writers
-    with ensure_ascii=False leave them), and `str.splitlines` would cut a model output there.
-    Every malformed line is named at once, in an InputError raised after the last line."""
-    problems = []
+    with ensure_ascii=False leave them), and `str.splitlines` would cut a model output there."""
     try:
         with open(path, "rb") as handle:
+            binary = binary_problem(handle.read(SNIFF_BYTES))
+            if binary:
+                raise InputError(f"{path}: {binary}")
+            handle.seek(0)
             offset = 0
             for number, line in enumerate(handle, start=1):
                 start, offset = offset, offset + len(line)
@@ -33,8 +68,14 @@ def iter_jsonl(path: Path) -> Iterator[tuple[int, int, Any]]:
                     yield number, start, row[0]
     except OSError as exc:
         raise InputError(f"{path}: cannot read: {exc}") from exc
+
+
+def iter_jsonl(path: Path) -> Iterator[tuple[int, int, Any]]:
+    """`scan_jsonl`, with every malformed line named in one InputError raised after the last line."""
+    problems: list[str] = []
+    yield from scan_jsonl(path, problems)
     if problems:
-        raise InputError("\n".join(problems))
+        raise InputError.listing(problems)
 
 
 def _json_line(line: bytes, where: str, problems: list[str]) -> tuple[Any] | None:
@@ -110,36 +151,62 @@ def load_references(data: Path | None = None) -> list[Reference]:
     duplicates = [i for i, c in Counter(r.id for r in references).items() if c > 1]
     problems += [f"duplicate reference id {i!r}" for i in sorted(duplicates)]
     if problems:
-        raise InputError("\n".join(problems))
+        raise InputError.listing(problems)
     return sorted(references, key=lambda r: r.id)
 
 
-def index_predictions(path: Path, reference_ids: Sequence[str]) -> dict[str, int]:
-    """{id: byte offset of its line}, the file checked like `load_predictions` but no output kept:
-    scoring then reads each prediction when it is its turn (`read_predictions`)."""
+def _row_problem(row: Any) -> str | None:
+    """What is wrong with one predictions line, or None."""
+    if not isinstance(row, dict) or not isinstance(row.get("id"), str):
+        return 'expected an object with a string "id"'
+    if "prediction" not in row:
+        return 'no "prediction" (use null for a failed generation)'
+    if row["prediction"] is not None and not isinstance(row["prediction"], str):
+        return f'"prediction" must be a string or null, not {type(row["prediction"]).__name__}'
+    return None
+
+
+def _listed(ids: Sequence[str]) -> str:
+    return ", ".join(ids[:MAX_LISTED]) + (f" (+{len(ids) - MAX_LISTED} more)" if len(ids) > MAX_LISTED else "")
+
+
+def check_predictions(path: Path, reference_ids: Sequence[str], *, subset: bool = False,
+                      missing_hint: str = "") -> tuple[dict[str, int], list[str]]:
+    """({id: byte offset of its line}, every problem of the file), no output kept.
+
+    With `subset`, the file may leave out ids (those present are scored); it must still hold at
+    least one, and no unknown ones. `missing_hint` follows the list of missing ids (what the
+    caller's user can do about them)."""
     seen: dict[str, int] = {}
-    problems = []
-    for number, offset, row in iter_jsonl(path):
-        if not isinstance(row, dict) or not isinstance(row.get("id"), str):
-            problems.append(f"{path}:{number}: expected an object with a string \"id\"")
-            continue
-        raw = row.get("prediction")
-        if raw is not None and not isinstance(raw, str):
-            problems.append(f"{path}:{number}: \"prediction\" must be a string or null")
-        elif row["id"] in seen:
-            problems.append(f"{path}:{number}: duplicate id {row['id']!r}")
-        seen[row["id"]] = offset
-    known = set(reference_ids)
-    unknown = sorted(set(seen) - known)
-    missing = [i for i in reference_ids if i not in seen]
+    named: set[str] = set()  # ids on a line, good or bad: a bad line is named once, not also as missing
+    problems: list[str] = []
+    for number, offset, row in scan_jsonl(path, problems):
+        problem = _row_problem(row)
+        if problem is None and row["id"] in named:
+            problem = f"duplicate id {row['id']!r}"
+        if isinstance(row, dict) and isinstance(row.get("id"), str):
+            named.add(row["id"])
+        if problem is not None:
+            problems.append(f"{path}:{number}: {problem}")
+        else:
+            seen[row["id"]] = offset
+    unknown = sorted(named - set(reference_ids))
+    missing = [i for i in reference_ids if i not in named]
     if unknown:
-        problems.append(f"{path}: ids not in the data: {', '.join(unknown[:20])}"
-                        + (f" (+{len(unknown) - 20} more)" if len(unknown) > 20 else ""))
-    if missing:
-        problems.append(f"{path}: missing predictions for: {', '.join(missing[:20])}"
-                        + (f" (+{len(missing) - 20} more)" if len(missing) > 20 else ""))
+        problems.append(f"{path}: ids not in the data: {_listed(unknown)}")
+    if missing and not subset:
+        problems.append(f"{path}: missing predictions for: {_listed(missing)}" + (missing_hint if seen else ""))
+    if subset and not seen and not problems:
+        problems.append(f"{path}: no predictions")
+    return seen, problems
+
+
+def index_predictions(path: Path, reference_ids: Sequence[str], **options) -> dict[str, int]:
+    """{id: byte offset of its line} after `check_predictions` found no problem (else one InputError
+    lists them): scoring then reads each prediction when it is its turn (`read_predictions`)."""
+    seen, problems = check_predictions(path, reference_ids, **options)
     if problems:
-        raise InputError("\n".join(problems))
+        raise InputError.listing(problems)
     return seen
 
 

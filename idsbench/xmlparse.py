@@ -170,7 +170,11 @@ class IdsRead:
 
 def _error(exc: Exception) -> XmlError:
     line, column = getattr(exc, "position", (None, None)) or (None, None)
-    message = re.sub(r" \(<string>, line \d+\)$", "", str(exc)) or type(exc).__name__
+    # lxml ends its message with the position, which the finding carries: said once, not three times
+    message = re.sub(r" \(<string>, line \d+\)$", "", str(exc))
+    message = re.sub(r", line \d+, column \d+$", "", message) or type(exc).__name__
+    message = re.sub(r"^Opening and ending tag mismatch: (\S+) line (\d+) and (\S+)$",
+                     r"Opening and ending tag mismatch: <\1> (opened on line \2) closed by </\3>", message)
     return XmlError(message, line, column)
 
 

@@ -7,6 +7,6 @@ os.environ.setdefault("HF_HOME", tempfile.mkdtemp(prefix="ids-bench-hf-"))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("HF_EVALUATE_OFFLINE", "1")
 os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
-# The derived IFC vocabulary is kept on disk between processes (idsbench/vocabulary/cache.py): here in a
-# folder of this session, shared with the command-line processes the tests start.
-os.environ.setdefault("IDSBENCH_CACHE", tempfile.mkdtemp(prefix="ids-bench-vocabulary-"))
+# The project's cache (the derived IFC vocabulary, witness models: idsbench/vocabulary/cache.py,
+# idsbench/behaviour/cache.py) is a folder of this session, shared with the processes the tests start.
+os.environ.setdefault("IDS_BENCH_CACHE", tempfile.mkdtemp(prefix="ids-bench-cache-"))

@@ -10,7 +10,8 @@ import pytest
 from tests.paths import ROOT
 
 PACKAGE = ROOT / "idsbench"
-ABOVE_THE_CORE = ("idsbench.harness", "idsbench.leaderboard", "idsbench.dataset", "idsbench.cli", "idsbench.__main__")
+ABOVE_THE_CORE = ("idsbench.harness", "idsbench.leaderboard", "idsbench.dataset", "idsbench.integrations", "idsbench.cli",
+                  "idsbench.__main__")
 
 
 def module_name(path) -> str:

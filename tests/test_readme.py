@@ -27,6 +27,8 @@ CHECKS = {  # a line that each block's result must satisfy, by a name the block 
     "results": 'assert results["facet_f1"] == 1.0 and results["content"] == 1.0, results',
     "run": "assert run.overall.facet_f1 == 1.0 and run.overall.n == 166",
     "reward": "assert reward == 1.0, result",
+    "rewards": "assert rewards == [1.0, 1.0], rewards",
+    "bulk": 'assert bulk["ag_facet_f1"] == 1.0 and bulk["content"] == 1.0, bulk',
 }
 LAYOUT = README[README.index("## Project layout"):README.index("## Submitting results")]
 

@@ -22,7 +22,7 @@ def _counting(value):
 
 @pytest.fixture
 def folder(tmp_path, monkeypatch):
-    monkeypatch.setenv("IDSBENCH_CACHE", str(tmp_path))
+    monkeypatch.setenv("IDS_BENCH_CACHE", str(tmp_path))
     return tmp_path
 
 
@@ -51,7 +51,7 @@ def test_derived_again_when_damaged_or_stale(folder, monkeypatch, damage):
 def test_memory_only_when_off_or_unwritable(tmp_path, monkeypatch, setting):
     blocked = tmp_path / "a-file"
     blocked.write_text("x")
-    monkeypatch.setenv("IDSBENCH_CACHE", "off" if setting == "off" else str(blocked / "below"))
+    monkeypatch.setenv("IDS_BENCH_CACHE", "off" if setting == "off" else str(blocked / "below"))
     build, calls = _counting(3)
     assert cache.cached("t", build) == 3 and cache.cached("t", build) == 3 and calls == [1, 1]
 

@@ -74,7 +74,8 @@ def _probe(ctx: AuditContext, head: IdsRead, custom_xsd: bool, data: bytes) -> s
     if custom_xsd:  # -x: no probe, but a DOCTYPE or broken prolog still breaks the pass
         if head.root is None or head.doctype:
             message = "DTD is prohibited in this XML document." if head.doctype else head.error.message
-            ctx.report(502, None, line=head.error.line if head.error else 1, message=message)
+            ctx.report(502, None, line=head.error.line if head.error else 1,
+                       column=head.error.column if head.error and not head.doctype else None, message=message)
             return None
         return "1.0"
     if head.root is None or head.doctype or head.root_local_name != "ids":
@@ -134,7 +135,7 @@ def _audit_read(run: Run, custom_xsd: bool, omit_content: bool) -> None:
             ctx.report(307 if issue.warning else 306, None, line=issue.line, message=issue.message)
     else:  # a broken document already is an IdsStructureError (502)
         ctx.where = ("final",)
-        ctx.report(502, None, line=doc.error.line, message=doc.error.message)
+        ctx.report(502, None, line=doc.error.line, column=doc.error.column, message=doc.error.message)
 
 
 def _count_nodes(root: etree._Element) -> int:

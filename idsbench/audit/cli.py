@@ -3,7 +3,7 @@
 Each finding prints as one line in the tool's style (`fail: Error 103: …`), then
 `Completed with status: …`; a folder is searched recursively for `*.<extension>` and ends
 with `N files processed.`, and the codes found are listed with their meaning. The exit code
-is the status number (clamped to 255).
+is the status number (clamped to 255); a folder without such files is an error (2).
 """
 from __future__ import annotations
 
@@ -52,7 +52,7 @@ def _location(finding: Finding) -> str:
     if node and finding.line is not None:
         return f" on `{node}` element at line {finding.line}, position {finding.column or 0}."
     if finding.line is not None:
-        return f" (line {finding.line})"
+        return f" (line {finding.line}" + (f", column {finding.column})" if finding.column else ")")
     return ""
 
 
@@ -98,6 +98,10 @@ def _run_source(source: str, args: argparse.Namespace, out: TextIO, codes: set[i
     if files is None:
         sys.stderr.write(f"fail: Invalid input source '{source}'\n")
         return int(Status.NOT_FOUND_ERROR)
+    if not files:  # the tool says "0 files processed ... Ok": a typo in a path would look like a pass
+        sys.stderr.write(f"error: no .{args.extension.lstrip('.')} files found in {source} (searched "
+                         "recursively; -e EXT for another extension)\n")
+        return int(Status.INVALID_OPTIONS_ERROR)
     status = 0
     for file in files:
         result = _audit_file(file, args)

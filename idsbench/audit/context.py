@@ -35,6 +35,7 @@ class Issue:
     where: Where
     seq: int
     status: int
+    column: int | None = None  # where the finding has no node (an XML syntax error)
 
     @property
     def code(self) -> int | None:
@@ -85,10 +86,10 @@ class AuditContext:
         self.kids: dict[etree._Element, dict] = {}  # element -> first child by local name
 
     def report(self, rule: int | str, node: etree._Element | None, status: Status | None = None,
-               line: int | None = None, **fields: object) -> int:
+               line: int | None = None, column: int | None = None, **fields: object) -> int:
         """Record an issue; returns the status it contributes (the rule's unless overridden)."""
         effective = rule_for(rule).status if status is None else status
-        self.issues.append(Issue(rule, fields, node, line, self.where, len(self.issues), effective))
+        self.issues.append(Issue(rule, fields, node, line, self.where, len(self.issues), effective, column))
         self.status |= effective
         return effective
 

@@ -134,7 +134,7 @@ def findings(issues: list[Issue], root: etree._Element | None, data: bytes, enco
     for issue in issues:
         rule, node = rule_for(issue.rule), issue.node
         if node is None or locator is None:
-            out.append(Finding(rule.code, rule.level, issue.message(), "", issue.source_line(), None))
+            out.append(Finding(rule.code, rule.level, issue.message(), "", issue.source_line(), issue.column))
         else:
             out.append(Finding(rule.code, rule.level, issue.message(), _path(node), issue.source_line(),
                                locator.column(node)))

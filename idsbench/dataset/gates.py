@@ -1,4 +1,4 @@
-"""Quality gates a-k over the scenario sources and the built files (python ishigaki_ids_bench.py check).
+"""Quality gates a-l over the scenario sources and the built files (python ishigaki_ids_bench.py check).
 
 To add a gate: a function returning a GateResult (`_result(key, problems, note)`), its title in
 GATE_TITLES under the next letter, and a branch in run_checks; the CLI's --gates accepts every key of
@@ -7,6 +7,7 @@ GATE_TITLES.
 a XSD (ifctester)   b audit status Ok   c en/ja parity   d structure and records
 e headers           f built files up to date              g composition vs data/composition.json
 h-k the authoring gates of version 2 (idsbench.dataset.authoring): conventions, leakage, review, range
+l every gold passes its own witnesses (idsbench.behaviour)
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Optional
+
+from idsbench.behaviour.gate import witness_problems
 
 from . import authoring
 from . import composition as comp
@@ -34,6 +37,7 @@ GATE_TITLES = {
     "f": "built data files, .huggingface.yaml and dataset_card.md up to date",
     "g": "composition vs data/composition.json",
     **{key: title for key, (title, _) in authoring.GATES.items()},
+    "l": "every gold passes its own witnesses (witness IFC models checked with ifctester)",
 }
 VERSION_LINE_RE = re.compile(r"^IDS Version: (.*)$")
 FILENAME_LINE_RE = re.compile(r"^filename: (s(\d{3})-[a-z0-9]+(?:-[a-z0-9]+)*\.ids)$")
@@ -236,6 +240,15 @@ def gate_authoring(key: str, root: Path, scenarios: list[Scenario]) -> GateResul
     return GateResult(key, GATE_TITLES[key], status, problems, note, details)
 
 
+def gate_witnesses(scenarios: list[Scenario]) -> GateResult:
+    """The behavioural score's precondition: the gold's designed verdicts on its witnesses all hold."""
+    golds = {f"{sc.scenario_id}-{language}": messages[-1].content
+             for sc in scenarios for language, messages in sorted(sc.examples.items())
+             if messages and messages[-1].role == "assistant"}
+    problems, note = witness_problems(golds)
+    return _result("l", problems, note)
+
+
 def run_checks(root: Path | str | None = None, gates: str = "".join(GATE_TITLES)) -> CheckReport:
     """The gates named in `gates`, over `root` (default: the checkout you are in)."""
     root = checkout(root)
@@ -264,6 +277,8 @@ def run_checks(root: Path | str | None = None, gates: str = "".join(GATE_TITLES)
             results.append(result)
         elif key in authoring.GATES:
             results.append(gate_authoring(key, root, scenarios))
+        elif key == "l":
+            results.append(gate_witnesses(scenarios))
         else:
             raise ValueError(f"unknown gate {key!r}; valid: {''.join(GATE_TITLES)}")
     return CheckReport(str(root), len(scenarios), n_examples, results, table, time.perf_counter() - start)

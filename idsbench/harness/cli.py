@@ -7,15 +7,20 @@ import sys
 from pathlib import Path
 
 from idsbench.locations import default_data, describe_data
-from idsbench.options import add_audit_profile, add_data, add_isolation, add_progress, at_least, audit_profile
+from idsbench.options import (add_audit_profile, add_behaviour, add_data, add_isolation, add_progress, at_least,
+                              audit_profile)
 from idsbench.records import InputError
 
 from .endpoint import EndpointConfig
 from .examples import FILTER_KEYS, Selection, load_examples, select
+from .failures import Failures
 from .prompt import DEFAULT_PROMPT, load_prompt
+from .protocol import DEFAULT_PROTOCOL, RunProtocol, endpoint_config as protocol_endpoint, load_protocol, \
+    protocol_names, resolve
 from .systems import BASELINES, SYSTEMS
 
 EXIT_INTERRUPTED = 130
+EXIT_GENERATIONS_FAILED = 3
 EPILOG_RUN = """examples:
   ids-bench run                                   # rule-based baseline, all data, no network
   ids-bench run --system gold --limit 10          # sanity check: scores 100
@@ -23,15 +28,26 @@ EPILOG_RUN = """examples:
   ids-bench run --model qwen2.5-coder --base-url http://localhost:8000/v1 --api-key-env none \\
       --language ja --input-format csv --max-tokens 8192
   ids-bench run --model my-model --base-url http://localhost:8000/v1 --audit-profile none
+  ids-bench run --system rule-based --behaviour   # adds Behaviour (witness IFC models) to the table
+  ids-bench run --protocol paper-0shot --model Qwen/Qwen3-8B --base-url http://localhost:8000/v1 \\
+      --api-key-env none          # the paper's prompt (fetched, verified) and sampling, thinking on
+  ids-bench run --protocol paper-0shot --prompt ishigaki-ids-bench_0shot.txt --model m --base-url ...  # offline
+Protocols (--protocol): ishigaki-detailed-v1 (default; this project's prompt, NOT the paper's protocol),
+paper-0shot (the paper's). Flags such as --temperature override the protocol; the run records each override
+and its signature says protocol:NAME+overrides.
 Interrupted? Run the same command again: finished examples are kept and skipped.
-Writes <out>/predictions.jsonl, results.jsonl, summary.json (signature + provenance) and report.html."""
+Writes <out>/predictions.jsonl, results.jsonl, summary.json (signature + provenance) and report.html;
+results in <out> written by another command are kept unless --overwrite.
+exit codes: 0 done, 2 bad input, 3 most generations failed (the last line says why; --allow-failures
+gives 0), 130 interrupted"""
 EPILOG_GENERATE = """examples:
   ids-bench generate --system rule-based --out runs/rule-based/predictions.jsonl
   ids-bench generate --model gpt-4o-mini --concurrency 8 --retries 6 --out runs/gpt-4o-mini/predictions.jsonl
   ids-bench generate --model m --base-url http://localhost:8000/v1 --api-key-env none --ids s001-en,s001-ja
 then: ids-bench score --predictions runs/gpt-4o-mini/predictions.jsonl
 Rows: {"id", "prediction" (null on failure), "finish_reason", "usage", "error", "latency_s", "attempts", ...},
-appended as they arrive; rerunning resumes (ids already in the file are skipped)."""
+appended as they arrive; rerunning resumes (ids already in the file are skipped).
+exit codes: 0 done, 2 bad input, 3 most generations failed (--allow-failures gives 0), 130 interrupted"""
 
 
 def _csv(value: str) -> tuple[str, ...]:
@@ -61,18 +77,28 @@ def add_generation_arguments(p: argparse.ArgumentParser) -> None:
     e.add_argument("--model", help="model name sent to the endpoint")
     e.add_argument("--base-url", help="e.g. http://localhost:8000/v1 (default: the OpenAI API)")
     e.add_argument("--api-key-env", default="OPENAI_API_KEY", help="env var holding the key; 'none' for no key")
-    e.add_argument("--prompt", type=Path, help=f"system prompt file (default: {DEFAULT_PROMPT.name}, installed "
-                   "with the package)")
-    e.add_argument("--temperature", type=float, default=0.0, help="(default: %(default)s)")
-    e.add_argument("--top-p", type=float)
-    e.add_argument("--max-tokens", type=int)
-    e.add_argument("--seed", type=int)
-    e.add_argument("--extra-body", type=_json_object, default={}, help="JSON merged into each request body")
+    e.add_argument("--protocol", metavar="NAME|FILE", help=f"generation protocol: {', '.join(protocol_names())} "
+                   f"or a protocol file (default: {DEFAULT_PROTOCOL}, which is not the paper's protocol)")
+    e.add_argument("--prompt", type=Path, help=f"system prompt file (default: the protocol's; {DEFAULT_PROMPT.name} "
+                   "for the default). With paper-0shot: the official prompt file, checked against its sha256")
+    s = p.add_argument_group("sampling and requests (default: the protocol's; a flag given overrides it)")
+    s.add_argument("--temperature", type=float)
+    s.add_argument("--top-p", type=float)
+    s.add_argument("--top-k", type=int, help="sent in the request body (vLLM, SGLang)")
+    s.add_argument("--min-p", type=float, help="sent in the request body (vLLM, SGLang)")
+    s.add_argument("--max-tokens", type=int)
+    s.add_argument("--seed", type=int)
+    s.add_argument("--thinking", choices=("on", "off", "server-default"),
+                   help="request thinking as chat_template_kwargs.enable_thinking (vLLM, SGLang), or send nothing")
+    s.add_argument("--reasoning-effort", metavar="LEVEL", help="request thinking OpenAI-style instead, e.g. high")
+    s.add_argument("--extra-body", type=_json_object, help="JSON merged into each request body, last")
+    s.add_argument("--timeout", type=float, help="seconds per request")
+    s.add_argument("--retries", type=at_least(0), help="retries on 429/5xx/timeouts")
     e.add_argument("--concurrency", type=at_least(1), default=1, help="parallel requests (default: %(default)s)")
-    e.add_argument("--timeout", type=float, default=600.0, help="seconds per request (default: %(default)s)")
-    e.add_argument("--retries", type=at_least(0), default=4, help="retries on 429/5xx/timeouts (default: %(default)s)")
-    p.add_argument("--overwrite", action="store_true", help="start again instead of resuming")
+    p.add_argument("--overwrite", action="store_true", help="start again instead of resuming, replacing what "
+                   "is in the output folder")
     p.add_argument("--retry-failed", action="store_true", help="when resuming, redo examples that failed")
+    p.add_argument("--allow-failures", action="store_true", help="exit 0 even when most generations failed")
     add_progress(p)
 
 
@@ -85,14 +111,33 @@ def system_name(args: argparse.Namespace) -> str:
     return name
 
 
-def endpoint_config(args: argparse.Namespace) -> EndpointConfig | None:
-    if not args.model:
+THINKING = {"on": True, "off": False, "server-default": None}
+
+
+def run_protocol(args: argparse.Namespace, system: str) -> RunProtocol | None:
+    """The protocol of an endpoint run with the explicit flags applied; None for the offline baselines."""
+    if system != "endpoint":
+        if args.protocol:
+            raise InputError(f"--protocol is for endpoints; --system {system} is an offline baseline")
         return None
-    return EndpointConfig(
-        model=args.model, base_url=args.base_url,
-        api_key_env=None if args.api_key_env.lower() == "none" else args.api_key_env,
-        temperature=args.temperature, top_p=args.top_p, max_tokens=args.max_tokens, seed=args.seed,
-        extra_body=args.extra_body, timeout=args.timeout, retries=args.retries)
+    flags = {"temperature": args.temperature, "top_p": args.top_p, "top_k": args.top_k, "min_p": args.min_p,
+             "max_tokens": args.max_tokens, "seed": args.seed, "reasoning_effort": args.reasoning_effort,
+             "extra_body": args.extra_body, "timeout_s": args.timeout, "retries": args.retries}
+    flags = {k: v for k, v in flags.items() if v is not None}  # flags not given keep the protocol's value
+    if args.thinking is not None:
+        flags["thinking"] = THINKING[args.thinking]
+    return resolve(load_protocol(args.protocol or DEFAULT_PROTOCOL), flags, prompt_file=args.prompt)
+
+
+def endpoint_config(args: argparse.Namespace, protocol: RunProtocol | None) -> EndpointConfig | None:
+    if not args.model or protocol is None:
+        return None
+    return protocol_endpoint(protocol, model=args.model, base_url=args.base_url,
+                             api_key_env=None if args.api_key_env.lower() == "none" else args.api_key_env)
+
+
+def prompt_of(args: argparse.Namespace, protocol: RunProtocol | None):
+    return protocol.prompt if protocol is not None else load_prompt(args.prompt)
 
 
 def selection(args: argparse.Namespace) -> Selection:
@@ -106,13 +151,15 @@ def default_out(name: str, args: argparse.Namespace) -> Path:
 
 def cmd_generate(args: argparse.Namespace) -> int:
     from .generate import generate  # noqa: PLC0415
-    from .run import RunConfig, make_system  # noqa: PLC0415
+    from .run import RunConfig, generation_stats, make_system  # noqa: PLC0415
 
     name = system_name(args)
     out = args.out or default_out(name, args) / "predictions.jsonl"
     data = args.data or default_data()
     examples = select(load_examples(data), selection(args))
-    config = RunConfig(data, out.parent, name, load_prompt(args.prompt), endpoint_config(args))
+    protocol = run_protocol(args, name)
+    config = RunConfig(data, out.parent, name, prompt_of(args, protocol), endpoint_config(args, protocol),
+                       protocol=protocol)
     try:
         report = generate(examples, make_system(config), out, concurrency=args.concurrency,
                           overwrite=args.overwrite, retry_failed=args.retry_failed, progress=not args.no_progress)
@@ -120,6 +167,19 @@ def cmd_generate(args: argparse.Namespace) -> int:
         return EXIT_INTERRUPTED
     print(f"{out}: {report.written} written ({report.failed} failed), {report.skipped} already there",
           file=sys.stderr)
+    ids = [e.id for e in examples]
+    return failure_verdict(Failures.from_stats(generation_stats(out, ids), len(ids)), args.allow_failures)
+
+
+def failure_verdict(failures: Failures, allowed: bool) -> int:
+    """The exit code, after one last line on stderr when generations failed."""
+    if not failures.failed:
+        return 0
+    if failures.mostly and not allowed:
+        print(f"error: {failures.line()}; fix the cause and rerun with --retry-failed (or --allow-failures to "
+              "accept the result)", file=sys.stderr)
+        return EXIT_GENERATIONS_FAILED
+    print(f"warning: {failures.line()}; they score 0 (rerun with --retry-failed to redo them)", file=sys.stderr)
     return 0
 
 
@@ -128,19 +188,24 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     name = system_name(args)
     data = args.data or default_data()
+    protocol = run_protocol(args, name)
     config = RunConfig(
-        data=data, out=args.out or default_out(name, args), system=name, prompt=load_prompt(args.prompt),
-        endpoint=endpoint_config(args), selection=selection(args), concurrency=args.concurrency,
+        data=data, out=args.out or default_out(name, args), system=name, prompt=prompt_of(args, protocol),
+        endpoint=endpoint_config(args, protocol), protocol=protocol, selection=selection(args),
+        concurrency=args.concurrency,
         audit_profile=audit_profile(args),
-        workers=args.workers, time_limit=args.time_limit,
+        workers=args.workers, time_limit=args.time_limit, behaviour=args.behaviour,
         overwrite=args.overwrite, retry_failed=args.retry_failed, progress=not args.no_progress)
     try:
         outcome = run(config)
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED
     print(json.dumps(outcome.summary, indent=2, ensure_ascii=False) if args.json else outcome.scores.table())
+    if protocol is not None and not protocol.to_json()["paper"]:
+        print(f"protocol {protocol.signature_part()}: not the paper's protocol, so these scores are not comparable "
+              "with the paper's (--protocol paper-0shot runs its prompt and sampling)", file=sys.stderr)
     print(f"data: {describe_data(data)}\nwrote {', '.join(str(p) for p in outcome.files.values())}", file=sys.stderr)
-    return 0
+    return failure_verdict(outcome.failures, args.allow_failures)
 
 
 def register_harness_commands(commands) -> None:
@@ -153,6 +218,7 @@ def register_harness_commands(commands) -> None:
     add_audit_profile(p)
     p.add_argument("--json", action="store_true", help="print the summary as JSON instead of the table")
     add_isolation(p)
+    add_behaviour(p)
     p.set_defaults(func=cmd_run)
     p = commands.add_parser("generate", help="only generate a predictions JSONL (resumable)",
                             epilog=EPILOG_GENERATE, formatter_class=fmt)

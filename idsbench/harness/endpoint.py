@@ -32,13 +32,28 @@ class EndpointConfig:
     retries: int = 4
     backoff_s: float = 2.0  # first wait; doubles each attempt
     backoff_max_s: float = 60.0
+    top_k: int | None = None
+    min_p: float | None = None
+    thinking: bool | None = None  # None: not requested, the server's default
+    reasoning_effort: str | None = None  # OpenAI-style; when set, it is how thinking is requested
+
+    def request_body(self) -> dict[str, Any]:
+        """Fields outside the OpenAI client's own parameters, in the forms common servers take: vLLM and
+        SGLang read top_k, min_p and chat_template_kwargs.enable_thinking; OpenAI-style APIs read
+        reasoning_effort. --extra-body is merged last, so it can replace any of them."""
+        body: dict[str, Any] = {k: v for k, v in (("top_k", self.top_k), ("min_p", self.min_p)) if v is not None}
+        if self.reasoning_effort is not None:
+            body["reasoning_effort"] = self.reasoning_effort
+        elif self.thinking is not None:
+            body["chat_template_kwargs"] = {"enable_thinking": self.thinking}
+        return body | self.extra_body
 
     def sampling(self) -> dict[str, Any]:
         """The request parameters that change the output (recorded in provenance and the run hash)."""
         params = {"temperature": self.temperature, "top_p": self.top_p, "max_tokens": self.max_tokens,
                   "seed": self.seed}
-        return {k: v for k, v in params.items() if v is not None} | ({"extra_body": self.extra_body}
-                                                                      if self.extra_body else {})
+        body = self.request_body()
+        return {k: v for k, v in params.items() if v is not None} | ({"extra_body": body} if body else {})
 
 
 def api_key(config: EndpointConfig) -> str:
@@ -62,14 +77,21 @@ def make_client(config: EndpointConfig):
     return OpenAI(base_url=config.base_url, api_key=api_key(config), timeout=config.timeout, max_retries=0)
 
 
+def _root_cause(exc: BaseException) -> str:
+    while exc.__cause__ is not None:
+        exc = exc.__cause__
+    return str(exc) or type(exc).__name__
+
+
 def classify(exc: Exception) -> tuple[bool, str]:
     """(retryable, message) for an exception raised by the client."""
     import openai  # noqa: PLC0415
 
     if isinstance(exc, openai.APITimeoutError):
         return True, "timeout"
-    if isinstance(exc, openai.APIConnectionError):
-        return True, f"connection error: {exc}"
+    if isinstance(exc, openai.APIConnectionError):  # "Connection error." alone does not say which, or why
+        url = getattr(getattr(exc, "request", None), "url", None)
+        return True, f"connection error{f' to {url}' if url else ''}: {_root_cause(exc)}"
     if isinstance(exc, openai.APIStatusError):
         status = exc.status_code
         return status in RETRY_STATUS or status >= 500, f"HTTP {status}: {str(exc)[:300]}"
@@ -117,7 +139,8 @@ def complete(client: Any, config: EndpointConfig, messages: list[dict]) -> Gener
     raise AssertionError("unreachable")
 
 
-def endpoint_system(config: EndpointConfig, prompt: Prompt) -> System:
+def endpoint_system(config: EndpointConfig, prompt: Prompt, protocol: str | None = None) -> System:
+    """`protocol`: the run's protocol signature part (e.g. paper-0shot), recorded on every prediction row."""
     client = make_client(config)
 
     def call(example: Example) -> Generation:
@@ -125,7 +148,7 @@ def endpoint_system(config: EndpointConfig, prompt: Prompt) -> System:
 
     settings = {"model": config.model, "endpoint": config.base_url or "https://api.openai.com/v1",
                 "sampling": config.sampling(), "prompt": prompt.to_json()}
-    return System("endpoint", call, settings)
+    return System("endpoint", call, settings | ({"protocol": protocol} if protocol else {}))
 
 
 def describe(config: EndpointConfig) -> dict[str, Any]:

@@ -75,7 +75,7 @@ def load_examples(data: Path) -> list[Example]:
     duplicates = sorted(i for i, c in Counter(e.id for e in examples).items() if c > 1)
     problems += [f"{data}: duplicate id {i!r}" for i in duplicates]
     if problems:
-        raise InputError("\n".join(problems))
+        raise InputError.listing(problems)
     return sorted(examples, key=lambda e: e.id)
 
 

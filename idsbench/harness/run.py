@@ -10,23 +10,26 @@ import json
 import platform
 import subprocess
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from idsbench import __version__
 from idsbench.audit.profiles import DEFAULT_PROFILE, NO_AUDIT
 from idsbench.locations import find_checkout
+from idsbench.outputs import Writer, claim_output
 from idsbench.pipeline import ScoreRun, score
 from idsbench.progress import progress_bar
 from idsbench.records import InputError, read_jsonl
 from idsbench.report.signature import VERSION, package_version
 
 from .endpoint import EndpointConfig, describe, endpoint_system
+from .failures import Failures, one_line
 from .examples import Example, Selection, inputs_hash, load_examples, select
 from .generate import GenerateReport, generate
 from .html_report import write_report
 from .prompt import Prompt
+from .protocol import RunProtocol
 from .systems import BASELINES, System, baseline_system
 
 PACKAGES = ("ifcopenshell", "ifctester", "lxml", "openai", "datasets", "tqdm")
@@ -39,11 +42,13 @@ class RunConfig:
     system: str  # a baseline name or "endpoint"
     prompt: Prompt
     endpoint: EndpointConfig | None = None
+    protocol: RunProtocol | None = None  # endpoint runs: recorded in provenance, rows and the signature
     selection: Selection = field(default_factory=Selection)
     concurrency: int = 1
     audit_profile: str | None = DEFAULT_PROFILE
     workers: int = 1  # scoring processes (see idsbench.isolation)
     time_limit: float | None = None  # seconds per example when scoring
+    behaviour: bool = False  # also the behavioural agreement on witness models (beyond the paper)
     overwrite: bool = False
     retry_failed: bool = False
     progress: bool = True
@@ -55,6 +60,7 @@ class RunOutcome:
     summary: dict[str, Any]
     generation: GenerateReport
     files: dict[str, Path]
+    failures: Failures
 
 
 def make_system(config: RunConfig) -> System:
@@ -62,7 +68,7 @@ def make_system(config: RunConfig) -> System:
         return baseline_system(config.system)
     if config.system != "endpoint" or config.endpoint is None:
         raise InputError(f"--system {config.system}: choose one of {', '.join(BASELINES)}, or give --model")
-    return endpoint_system(config.endpoint, config.prompt)
+    return endpoint_system(config.endpoint, config.prompt, config.protocol and config.protocol.signature_part())
 
 
 def predictions_for(path: Path, ids: list[str]) -> list[str | None]:
@@ -86,8 +92,10 @@ def generation_stats(path: Path, ids: list[str]) -> dict[str, Any]:
             if isinstance(value, int):
                 usage[key] = usage.get(key, 0) + value
     latencies = sorted(float(row.get("latency_s") or 0) for row in rows)
+    failed = sorted((row for row in rows if row.get("prediction") is None), key=lambda row: row["id"])
     return {
-        "failed_ids": sorted(row["id"] for row in rows if row.get("prediction") is None),
+        "failed_ids": [row["id"] for row in failed],
+        "first_error": {"id": failed[0]["id"], "error": one_line(failed[0].get("error"))} if failed else None,
         "finish_reasons": dict(sorted(reasons.items())), "usage": usage,
         "latency_s": {"median": latencies[len(latencies) // 2], "max": latencies[-1]} if latencies else None,
     }
@@ -119,6 +127,7 @@ def provenance(config: RunConfig, system: System, examples: list[Example], repor
         "endpoint": describe(config.endpoint) if config.endpoint and system.name == "endpoint" else None,
         "sampling": system.settings.get("sampling"),
         "prompt": {**config.prompt.to_json(), "used": system.name == "endpoint"},
+        "protocol": config.protocol.to_json() if config.protocol and system.name == "endpoint" else None,
         "data": {"path": str(config.data), "inputs_hash": inputs_hash(examples), "n": len(examples),
                  "selection": selection},
         "generation": {"skipped_existing": report.skipped, "written": report.written, "failed": len(stats["failed_ids"]),
@@ -145,8 +154,10 @@ def write_outputs(out: Path, scores: ScoreRun, summary: dict, predictions: list[
 
 def run(config: RunConfig) -> RunOutcome:
     """Everything `ids-bench run` does, as a library call (no printing of the table)."""
-    examples = select(load_examples(config.data), config.selection)
+    everything = load_examples(config.data)
+    examples = select(everything, config.selection)
     system = make_system(config)
+    claim_output(config.out, Writer("run"), overwrite=config.overwrite)
     config.out.mkdir(parents=True, exist_ok=True)
     path = config.out / "predictions.jsonl"
     report = generate(examples, system, path, concurrency=config.concurrency, overwrite=config.overwrite,
@@ -155,7 +166,12 @@ def run(config: RunConfig) -> RunOutcome:
     raws = predictions_for(path, ids)
     scores = score(raws, [e.reference for e in examples], audit_profile=config.audit_profile,
                    progress=progress_bar(config.progress, len(raws)), workers=config.workers,
-                   time_limit=config.time_limit)
-    summary = scores.summary(**provenance(config, system, examples, report, generation_stats(path, ids)))
+                   time_limit=config.time_limit, behaviour=config.behaviour)
+    scores = replace(scores, of=len(everything) if len(examples) < len(everything) else None)
+    if config.protocol is not None and system.name == "endpoint":
+        scores = replace(scores, signature=f"{scores.signature}|protocol:{config.protocol.signature_part()}")
+    stats = generation_stats(path, ids)
+    summary = scores.summary(**provenance(config, system, examples, report, stats))
     rows = {row["id"]: row for _, row in read_jsonl(path) if isinstance(row, dict) and row.get("id") in set(ids)}
-    return RunOutcome(scores, summary, report, write_outputs(config.out, scores, summary, raws, rows))
+    files = write_outputs(config.out, scores, summary, raws, rows)
+    return RunOutcome(scores, summary, report, files, Failures.from_stats(stats, len(ids)))

@@ -33,7 +33,8 @@ class System:
         return hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
 
     def tags(self) -> dict[str, str]:
-        return {"system": self.name, "model": self.model, "run_config": self.run_config}
+        protocol = {"protocol": self.settings["protocol"]} if self.settings.get("protocol") else {}
+        return {"system": self.name, "model": self.model, "run_config": self.run_config, **protocol}
 
 
 def baseline_system(name: str) -> System:

@@ -13,6 +13,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from idsbench.behaviour.result import SIGNATURE_KEY
+from idsbench.behaviour.version import GENERATOR
 from idsbench.report.aggregate import LABELS, PAPER_METRICS
 
 from .results import LoadedResults, ResultsError, parse_signature, read_results, schema_problems
@@ -21,15 +23,33 @@ from .stats import describe_intervals
 BOARD_FORMAT = "ishigaki-ids-bench/leaderboard@1"
 REFERENCE_PATH = Path(__file__).resolve().parent / "paper_reference.json"
 REFERENCE_SCHEMA = Path(__file__).resolve().parent / "schema" / "paper_reference.schema.json"
-# Parts a future signature may carry that identify the model or run, not the scoring: never compared.
-MODEL_SPECIFIC = frozenset({"model", "system", "prompt", "run", "run_config", "endpoint"})
+# Parts a signature may carry that identify the model or run, not the scoring: never compared. `protocol`
+# (how `ids-bench run` generated the outputs) stays visible in each row's signature.
+MODEL_SPECIFIC = frozenset({"model", "system", "prompt", "protocol", "run", "run_config", "endpoint"})
 DEFAULT_SORT = "facet_f1"
 
 
 def comparable(signature: str) -> str:
-    """The signature without its model-specific parts: what must be equal for rows to be ranked together."""
+    """The signature without its model-specific parts: what must be equal for rows to be ranked together.
+    Behaviour has its own part, which never changes the paper metrics: rows with and without it rank
+    together, and a row shows Behaviour only when its part is the current one (BEHAVIOUR)."""
     parts = parse_signature(signature)
-    return "|".join(f"{k}:{v}" for k, v in parts.items() if k not in MODEL_SPECIFIC)
+    return "|".join(f"{k}:{v}" for k, v in parts.items() if k not in MODEL_SPECIFIC and k != SIGNATURE_KEY)
+
+
+def _behaviour_shown(row: dict, signature: str) -> dict:
+    """The row with its Behaviour metric dropped (n/c) when it was measured by another generator."""
+    if parse_signature(signature).get(SIGNATURE_KEY) == GENERATOR:
+        return row
+    strip = lambda group: {**group, "metrics": {k: v for k, v in group["metrics"].items() if k != "behaviour"}}  # noqa: E731
+    return {**row, "overall": strip(row["overall"]),
+            "breakdowns": {k: {v: strip(g) for v, g in groups.items()} for k, groups in row["breakdowns"].items()}}
+
+
+def board_metrics(rows: Sequence[dict]) -> tuple[str, ...]:
+    """The paper metrics, and Behaviour when some row has it."""
+    shown = any("behaviour" in row["overall"]["metrics"] for row in rows)
+    return PAPER_METRICS + (("behaviour",) if shown else ())
 
 
 def signature_difference(signature: str, board: str) -> str:
@@ -38,6 +58,13 @@ def signature_difference(signature: str, board: str) -> str:
     keys = list(theirs) + [k for k in mine if k not in theirs]
     return ", ".join(f"{k}:{mine.get(k, '(missing)')}≠{theirs.get(k, '(missing)')}"
                      for k in keys if mine.get(k) != theirs.get(k))
+
+
+def signature_flag(signature: str, board: str) -> str:
+    """The parts of a row's signature the board's lacks or has otherwise (model-specific parts such as
+    a prompt hash); empty for the usual row, which is scored exactly as the board says once."""
+    theirs = parse_signature(board)
+    return " ".join(f"{k}:{v}" for k, v in parse_signature(signature).items() if theirs.get(k) != v)
 
 
 @dataclass(frozen=True)
@@ -60,9 +87,10 @@ class Board:
     bootstrap: dict | None = None
 
     def to_json(self) -> dict:
+        metrics = board_metrics(self.rows)
         return {"format": BOARD_FORMAT, "signature": self.signature, "sort": self.sort,
-                "bootstrap": self.bootstrap, "metrics": list(PAPER_METRICS),
-                "labels": {m: LABELS[m] for m in PAPER_METRICS}, "rows": self.rows,
+                "bootstrap": self.bootstrap, "metrics": list(metrics),
+                "labels": {m: LABELS[m] for m in metrics}, "rows": self.rows,
                 "references": self.references, "rejected": [r.to_json() for r in self.rejected]}
 
 
@@ -80,9 +108,10 @@ def load_references(path: Path = REFERENCE_PATH) -> dict:
 def _row(loaded: LoadedResults, name: str) -> dict:
     doc = loaded.document
     keep = ("model", "system", "endpoint", "sampling", "prompt", "date", "git_commit", "packages")
-    return {"rank": None, "name": name, "file": loaded.path.name, "signature": doc["signature"],
-            "provenance": {k: doc["provenance"].get(k) for k in keep},
-            "overall": doc["overall"], "breakdowns": doc["breakdowns"]}
+    row = {"rank": None, "name": name, "file": loaded.path.name, "signature": doc["signature"],
+           "provenance": {k: doc["provenance"].get(k) for k in keep},
+           "overall": doc["overall"], "breakdowns": doc["breakdowns"]}
+    return _behaviour_shown(row, doc["signature"])
 
 
 def _sort_key(sort: str):
@@ -96,8 +125,12 @@ def read_folder(folder: Path) -> tuple[list[LoadedResults], list[Rejected]]:
     """Every *.json in the folder (sorted by name) as validated results, or a rejection naming the problem."""
     if not Path(folder).is_dir():
         raise ResultsError(f"{folder}: not a folder of results files")
+    paths = sorted(Path(folder).glob("*.json"))
+    if not paths:
+        raise ResultsError(f"{folder}: no results files (*.json) found; make one with "
+                           f"`ids-bench leaderboard results RUN_FOLDER --out {folder}/NAME.json`")
     loaded, rejected = [], []
-    for path in sorted(Path(folder).glob("*.json")):
+    for path in paths:
         try:
             loaded.append(read_results(path))
         except ResultsError as exc:
@@ -186,14 +219,16 @@ def md(text: str) -> str:
 
 
 def to_markdown(board: Board) -> str:
-    head = ["#", "model", "N"] + [LABELS[m] for m in PAPER_METRICS] + ["signature"]
+    metrics = board_metrics(board.rows)
+    head = ["#", "model", "N"] + [LABELS[m] for m in metrics] + ["notes"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for row in board.rows:
         cells = [str(row["rank"] or "–"), md(row["name"]), str(row["overall"]["n"])]
-        cells += [metric_cell(row["overall"]["metrics"][m]) for m in PAPER_METRICS]
-        lines.append("| " + " | ".join(cells + [f"`{md(row['signature'])}`"]) + " |")
+        cells += [metric_cell(row["overall"]["metrics"].get(m, {"value": None})) for m in metrics]
+        differs = signature_flag(row["signature"], board.signature)
+        lines.append("| " + " | ".join(cells + [f"signature also `{md(differs)}`" if differs else ""]) + " |")
     for ref in board.references:
-        cells = ["ref.", md(f"{ref['name']} (reported)"), ""] + [percent(ref["metrics"][m]) for m in PAPER_METRICS]
+        cells = ["ref.", md(f"{ref['name']} (reported)"), ""] + [percent(ref["metrics"].get(m)) for m in metrics]
         lines.append("| " + " | ".join(cells + [md(ref.get("notes") or "")]) + " |")
     out = [f"Leaderboard (sorted by {LABELS[board.sort]}, percent, {_ci_text(board)})", "",
            f"Board signature: `{board.signature}`", "", *lines]

@@ -77,8 +77,7 @@ class Chromium:
                                  session=False)["sessionId"]
         for domain in ("Page", "Runtime", "Log", "Network"):
             self.call(f"{domain}.enable")
-        self.call("Emulation.setDeviceMetricsOverride",
-                  {"width": 1400, "height": 1000, "deviceScaleFactor": 1, "mobile": False})
+        self.viewport(1400, 1000)
         return self
 
     def __exit__(self, *exc_info) -> None:
@@ -143,8 +142,8 @@ class Chromium:
 
     # ------------------------------------------------------------------ page helpers
     def open(self, path: Path | str) -> None:
-        """Load a local file and wait for its load event."""
-        url = Path(path).resolve().as_uri()
+        """Load a local file (or an http:// URL on this machine) and wait for its load event."""
+        url = path if str(path).startswith(("http://127.0.0.1", "http://localhost")) else Path(path).resolve().as_uri()
         while not self._events.empty():
             self._events.get_nowait()
         self.call("Page.navigate", {"url": url})
@@ -173,6 +172,10 @@ class Chromium:
                 return value
             time.sleep(0.05)
         raise BrowserError(f"timed out waiting for {expression}")
+
+    def viewport(self, width: int, height: int = 900) -> None:
+        self.call("Emulation.setDeviceMetricsOverride",
+                  {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
 
     def screenshot(self, path: Path | str) -> Path:
         data = self.call("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True})["data"]

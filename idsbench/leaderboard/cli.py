@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from idsbench.locations import default_data, find_checkout
-from idsbench.options import add_audit_profile, add_data, audit_profile
+from idsbench.options import add_audit_profile, add_data, add_progress, audit_profile
 from idsbench.records import InputError
 from idsbench.report.aggregate import PAPER_METRICS
 
@@ -44,7 +44,7 @@ The token comes from HF_TOKEN or `hf auth login`; HF_ENDPOINT selects another Hu
 
 EPILOG_SUBMISSION = """examples:
   ids-bench submission check submissions/acme-model
-  ids-bench submission rescore submissions/acme-model --out results/acme
+  ids-bench submission rescore submissions/acme-model          # writes results/<model>.json
 A submission folder holds predictions.jsonl ({"id", "prediction"} per line, one per example) and
 metadata.json ({"model", "endpoint", "sampling", "prompt": {"text" | "sha256"}, …}); see the README,
 "Submitting results".
@@ -185,8 +185,9 @@ def cmd_submission(args: argparse.Namespace) -> int:
         checked = check_submission(args.folder, args.data)
         print(checked.to_text())
         return 0 if checked.ok else 1
-    path = rescore_submission(args.folder, args.out or Path("results") / args.folder.name, data=args.data,
-                              audit_profile=audit_profile(args), settings=_settings(args))
+    path = rescore_submission(args.folder, args.out or Path("results"), data=args.data,
+                              audit_profile=audit_profile(args), settings=_settings(args), overwrite=args.overwrite,
+                              progress=not args.no_progress)
     print(f"wrote {path}")
     return 0
 
@@ -256,8 +257,11 @@ def register_leaderboard_commands(commands) -> None:
                             epilog=EPILOG_SUBMISSION, formatter_class=RAW)
     p.add_argument("action", choices=("check", "rescore"))
     p.add_argument("folder", type=Path, help="submission folder (predictions.jsonl + metadata.json)")
-    p.add_argument("--out", type=Path, help="rescore: output folder (default: results/<folder name>)")
+    p.add_argument("--out", type=Path, help="rescore: folder of the results file <model>.json (default: results/, "
+                   "the folder `leaderboard build` reads)")
+    p.add_argument("--overwrite", action="store_true", help="rescore: replace a results file of the same name")
     add_data(p)
     add_audit_profile(p)
     _bootstrap_args(p)
+    add_progress(p)
     p.set_defaults(func=cmd_submission)

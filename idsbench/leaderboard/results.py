@@ -135,7 +135,10 @@ def provenance_from_summary(summary: Mapping, *, fallback_model: str, data_hash:
 
 def group_json(rows: Sequence[Mapping], settings: Bootstrap, stream: str) -> dict:
     intervals = bootstrap_group(rows, settings, stream)
-    return {"n": len(rows), "metrics": {name: intervals[name].to_json() for name in PAPER_METRICS}}
+    metrics = {name: intervals[name].to_json() for name in PAPER_METRICS}
+    if intervals["behaviour"].value is not None:  # beyond the paper: present only when computed
+        metrics["behaviour"] = intervals["behaviour"].to_json()
+    return {"n": len(rows), "metrics": metrics}
 
 
 def _check_against_summary(document: dict, summary: Mapping, where: str) -> None:
@@ -199,7 +202,7 @@ def read_rows(path: Path) -> list[dict]:
             seen[row["id"]] = number
             rows.append(row)
     if problems:
-        raise ResultsError("\n".join(problems))
+        raise ResultsError.listing(problems)
     return rows
 
 

@@ -23,6 +23,7 @@ import numpy as np
 from idsbench.example import METADATA_KEYS
 from idsbench.report.aggregate import PAPER_METRICS, group_values
 
+METRICS = (*PAPER_METRICS, "behaviour")  # Behaviour: only when every example has a value
 PASS_RATES = ("processability", "structure", "content")  # 0/1 per example
 PASS_RATE_INTERVAL = "wilson"  # recorded in results files and their signature (`rates:wilson`)
 EXACT_SIGN_FLIP_LIMIT = 16  # 2**16 sign patterns: exact p-value below this many non-zero differences
@@ -77,7 +78,7 @@ def rng_for(settings: Bootstrap, stream: str) -> np.random.Generator:
 
 
 def metric_values(rows: Sequence[Mapping]) -> dict[str, np.ndarray | None]:
-    """Per-example values of each paper metric; None where Stage 1 was not computed for every row."""
+    """Per-example values of each metric; None where Stage 1 (or Behaviour) was not computed for every row."""
     f1 = np.array([r["f1"] for r in rows], dtype=float)
     values: dict[str, np.ndarray | None] = {
         "facet_f1": f1,
@@ -88,7 +89,9 @@ def metric_values(rows: Sequence[Mapping]) -> dict[str, np.ndarray | None]:
     for name in ("processability", "structure", "content"):
         values[name] = np.array([r[name] for r in rows], dtype=float) if audited else None
     values["ag_facet_f1"] = f1 * values["content"] if audited else None
-    return {name: values[name] for name in PAPER_METRICS}
+    scored = all(r.get("behaviour") is not None for r in rows)  # beyond the paper, opt-in
+    values["behaviour"] = np.array([r["behaviour"] for r in rows], dtype=float) if scored else None
+    return {name: values[name] for name in METRICS}
 
 
 def percentile_interval(means: np.ndarray, confidence: float) -> tuple[float, float]:

@@ -2,8 +2,8 @@
 
 `check` never scores: it lists every problem (ids missing, unknown or duplicated; lines that are not
 JSON; metadata fields missing or of the wrong type; a prompt text whose hash disagrees). `rescore` runs the
-scorer on the predictions exactly as `ids-bench score` does and writes a run folder and the
-results file, with the submission's metadata as provenance.
+scorer on the predictions exactly as `ids-bench score` does and writes the results file (per-example
+rows inline), with the submission's metadata as provenance.
 """
 from __future__ import annotations
 
@@ -12,12 +12,14 @@ import hashlib
 import json
 import re
 import subprocess
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from idsbench.locations import find_checkout
 from idsbench.pipeline import score
-from idsbench.records import InputError, load_predictions, load_references
+from idsbench.progress import progress_bar
+from idsbench.records import InputError, check_predictions, load_predictions, load_references, problem_list
 from idsbench.report.signature import package_version
 
 from .results import ResultsError, parse_signature, results_from_run, schema_problems, write_results
@@ -42,7 +44,8 @@ class SubmissionCheck:
     def to_text(self) -> str:
         if self.ok:
             return f"{self.folder}: ok ({self.predictions} predictions, model {self.metadata['model']!r})"
-        return f"{self.folder}: {len(self.problems)} problem(s)\n  " + "\n  ".join(self.problems)
+        listed = problem_list(self.problems).replace("\n", "\n  ")
+        return f"{self.folder}: {len(self.problems)} problem(s)\n  {listed}"
 
 
 def prompt_sha256(text: str) -> str:
@@ -79,9 +82,10 @@ def check_submission(folder: Path | str, data: Path | None = None) -> Submission
         problems.append(f"{folder / PREDICTIONS}: missing")
     else:
         try:
-            count = len(load_predictions(folder / PREDICTIONS, [r.id for r in references]))
-        except InputError as exc:
-            problems += str(exc).splitlines()
+            found, listed = check_predictions(folder / PREDICTIONS, [r.id for r in references])
+        except InputError as exc:  # not a text file at all: one problem
+            found, listed = {}, [str(exc)]
+        count, problems = len(found), problems + listed
     return SubmissionCheck(folder, problems, metadata, count)
 
 
@@ -118,20 +122,32 @@ def slug(name: str) -> str:
 
 
 def rescore_submission(folder: Path | str, out: Path | str, *, data: Path | None = None,
-                       audit_profile: str | None = None, settings: Bootstrap = Bootstrap()) -> Path:
-    """Check, score, write `out/run/` (results.jsonl, summary.json) and `out/<model>.json`; returns the latter."""
+                       audit_profile: str | None = None, settings: Bootstrap = Bootstrap(),
+                       overwrite: bool = False, progress: bool = False) -> Path:
+    """Check, score and write `out/<model>.json` (the results file, per-example rows inline); returns it.
+
+    The run folder the results file is built from is a private temporary one: re-scoring several
+    submissions into one --out never mixes their files. An existing results file of the same name
+    is replaced only with `overwrite`."""
     folder, out = Path(folder), Path(out)
     checked = check_submission(folder, data)
     if not checked.ok:
         raise ResultsError(checked.to_text())
+    target = out / f"{slug(checked.metadata['model'])}.json"
+    if target.exists() and not overwrite:
+        raise ResultsError(f"{target} exists (a results file for the same model name); remove it, choose "
+                           "another --out, or add --overwrite")
     references = load_references(data)
     raw = load_predictions(folder / PREDICTIONS, [r.id for r in references])
-    run = score([raw[r.id] for r in references], references, audit_profile=audit_profile)
-    run_dir = out / "run"
-    run_dir.mkdir(parents=True, exist_ok=True)
-    (run_dir / "results.jsonl").write_text(
-        "".join(json.dumps(r.to_json(), ensure_ascii=False) + "\n" for r in run.results), encoding="utf-8")
+    run = score([raw[r.id] for r in references], references, audit_profile=audit_profile,
+                progress=progress_bar(progress, len(references), "re-scoring"))
     summary = run.summary(**provenance(checked.metadata, folder, run.signature))
-    (run_dir / "summary.json").write_text(json.dumps(summary, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    document = results_from_run(run_dir, settings=settings, name=checked.metadata["model"])
-    return write_results(document, out / f"{slug(checked.metadata['model'])}.json")
+    with tempfile.TemporaryDirectory(prefix="ids-bench-rescore-") as scratch:
+        run_dir = Path(scratch)
+        (run_dir / "results.jsonl").write_text(
+            "".join(json.dumps(r.to_json(), ensure_ascii=False) + "\n" for r in run.results), encoding="utf-8")
+        (run_dir / "summary.json").write_text(json.dumps(summary, indent=2, ensure_ascii=False) + "\n",
+                                              encoding="utf-8")
+        document = results_from_run(run_dir, settings=settings, name=checked.metadata["model"])
+    document["provenance"]["source"] = str(folder)  # not the scratch folder, gone by now
+    return write_results(document, target)

@@ -80,9 +80,10 @@ _METER: ContextVar[Meter | None] = ContextVar("idsbench_regex_meter", default=No
 
 
 @contextmanager
-def work_budget(units: int = DOCUMENT_BUDGET) -> Iterator[WorkBudget]:
-    """A fresh budget for the work done inside the block (one document)."""
-    token = _BUDGET.set(WorkBudget(units))
+def work_budget(units: int | None = None) -> Iterator[WorkBudget]:
+    """A fresh budget for the work done inside the block (one document); DOCUMENT_BUDGET units by default,
+    read when the block opens (a test proves the budget ends an audit with a smaller one)."""
+    token = _BUDGET.set(WorkBudget(DOCUMENT_BUDGET if units is None else units))
     try:
         yield _BUDGET.get()
     finally:

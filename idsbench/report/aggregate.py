@@ -12,6 +12,7 @@ PAPER_METRICS = (
 LABELS = {
     "processability": "Processability", "structure": "Structure", "content": "Content",
     "facet_f1": "FacetF1", "precision": "Precision", "recall": "Recall", "ag_facet_f1": "AG-FacetF1",
+    "behaviour": "Behaviour",
 }
 
 
@@ -27,9 +28,14 @@ class GroupScore:
     precision: float
     recall: float
     ag_facet_f1: float | None
+    behaviour: float | None = None  # beyond the paper: None when not computed
+    behaviour_n: int = 0  # examples with a Behaviour value (a gold without witnesses has none)
 
     def to_json(self) -> dict:
-        return {"n": self.n, **{name: getattr(self, name) for name in PAPER_METRICS}}
+        row = {"n": self.n, **{name: getattr(self, name) for name in PAPER_METRICS}}
+        if self.behaviour_n:
+            row.update(behaviour=self.behaviour, behaviour_n=self.behaviour_n)
+        return row
 
 
 def _mean(values: Sequence[float]) -> float:
@@ -47,10 +53,12 @@ def summarize(results: Sequence[ExampleResult]) -> GroupScore:
          _mean([x * v[2] for x, v in zip(f1, verdicts)]))
         if audited else (None, None, None, None)
     )
+    behaviour = [r.behaviour.value for r in results if r.behaviour is not None and r.behaviour.value is not None]
     return GroupScore(
         n=len(results), processability=stage1[0], structure=stage1[1], content=stage1[2],
         facet_f1=_mean(f1), precision=_mean([r.facets.precision for r in results]),
         recall=_mean([r.facets.recall for r in results]), ag_facet_f1=stage1[3],
+        behaviour=_mean(behaviour) if behaviour else None, behaviour_n=len(behaviour),
     )
 
 

@@ -7,9 +7,10 @@ a hash of the code that derives the tables (schema.py, psets.py): a new ifcopens
 the derivation gives a new key, and the tables are derived again. A missing, unreadable or corrupt
 file is derived again too; when the folder cannot be written, the tables live in memory only.
 
-The cache folder is $IDSBENCH_CACHE, else $XDG_CACHE_HOME/idsbench, else ~/.cache/idsbench;
-IDSBENCH_CACHE=off keeps nothing on disk. The files are this package's own output: they are read only
-from that folder.
+The tables live in the project's cache folder ($IDS_BENCH_CACHE, else $XDG_CACHE_HOME/ids-bench, else
+~/.cache/ids-bench, as the witness models and pinned prompts do), under `vocabulary/`;
+IDS_BENCH_CACHE=off keeps nothing on disk. The files are this package's own output, read only from
+that folder.
 """
 from __future__ import annotations
 
@@ -32,11 +33,11 @@ _SOURCES = ("schema.py", "psets.py")
 
 def cache_root() -> Path | None:
     """The cache folder, or None when caching on disk is off."""
-    chosen = os.environ.get("IDSBENCH_CACHE")
-    if chosen is not None:
-        return None if chosen.strip().lower() in ("", "off", "0", "none") else Path(chosen)
+    chosen = os.environ.get("IDS_BENCH_CACHE")
+    if chosen:
+        return None if chosen.strip().lower() in ("off", "0", "none") else Path(chosen)
     base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "idsbench"
+    return Path(base) / "ids-bench"
 
 
 @lru_cache(maxsize=1)

@@ -61,7 +61,7 @@ def test_rescore_writes_a_results_file_with_the_submission_provenance(tmp_path):
     assert prov["extra"]["team"] == "Acme" and prov["extra"]["generation_date"] == "2026-11-20"
     assert prov["packages"]["ifcopenshell"] and prov["date"]
     assert 0.5 < loaded.document["overall"]["metrics"]["facet_f1"]["value"] < 1
-    assert (tmp_path / "out" / "run" / "results.jsonl").is_file()
+    assert [p.name for p in (tmp_path / "out").iterdir()] == ["acme-ids-7b.json"]  # no scratch folder left
 
 
 def test_rescore_refuses_a_bad_submission(tmp_path):
