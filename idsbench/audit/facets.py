@@ -279,7 +279,7 @@ def audit_part_of(ctx: AuditContext, node: Node, schemas: tuple[str, ...]) -> No
                        candidates=lambda: _short(list(PARTOF_RELATIONS)), schema=schema_label(schema))
             return state.invalidate()
         part = ctx.facet(entity).filters.get(schema)
-        if part is not None and not part & sides[0]:
+        if part is not None and part.isdisjoint(sides[0]):
             ctx.report(201, node, schema=schema_label(schema),
                        message="relation not compatible with provided child entity")
             return state.invalidate()

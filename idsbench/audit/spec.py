@@ -152,7 +152,7 @@ def _audit_coherence(ctx: AuditContext, node: Node, applicability: Node, require
         r_filter = collection_filter(ctx, requirements, schema)
         if a_filter is None or r_filter is None or not a_filter or not r_filter:
             continue  # unconstrained, or already reported as an impossible set
-        if not a_filter & r_filter:
+        if a_filter.isdisjoint(r_filter):
             ctx.report(201, node, schema=schema_label(schema), message=(
                 f"impossible match of types between applicability ({_describe(a_filter)}) "
                 f"and requirements ({_describe(r_filter)})"))

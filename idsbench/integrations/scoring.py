@@ -12,7 +12,7 @@ import threading
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from idsbench.audit import audit
+from idsbench.audit import run_audit
 from idsbench.audit.profiles import DEFAULT_PROFILE, get_profile
 from idsbench.audit.result import Finding
 from idsbench.audit.verdict import FAILED, Verdict, verdict
@@ -21,6 +21,7 @@ from idsbench.extract import extract_candidate
 from idsbench.facets.counts import failed
 from idsbench.pipeline import evaluate_one
 from idsbench.report.aggregate import PAPER_METRICS
+from idsbench.xmlparse import Candidate
 
 METRICS = PAPER_METRICS  # processability, structure, content, facet_f1, precision, recall, ag_facet_f1
 MAX_FINDINGS_SHOWN = 20
@@ -75,17 +76,10 @@ class Scorer:
             reason = f"output longer than {self.max_chars} characters"
             return Scored(ExampleResult(example_id, reference.metadata, failed(reason),
                                         AuditSummary(None, "TooLong"), reason))
-        seen: list[tuple[Finding, ...]] = []
-
-        def auditor(candidate: str) -> AuditSummary:
-            result = audit(candidate, self.audit_profile)
-            seen.append(result.findings)
-            return AuditSummary(result.status, result.status_text,
-                                tuple(sorted({f.code for f in result.findings if f.code is not None})))
-
+        auditor = _KeepingAuditor(self.audit_profile)
         with self._lock:
             result = evaluate_one(raw, reference, auditor)
-        return Scored(result, seen[0] if seen else ())
+        return Scored(result, auditor.seen[0] if auditor.seen else ())
 
     def audit_verdict(self, raw: str | None) -> Verdict:
         """Stage 1 alone (no gold needed): the (processability, structure, content) verdict of the output."""
@@ -95,7 +89,23 @@ class Scorer:
         if not candidate:
             return FAILED
         with self._lock:
-            return verdict(audit(candidate, self.audit_profile).status)
+            return verdict(int(run_audit(candidate, self.audit_profile).ctx.status))  # no findings written
+
+
+class _KeepingAuditor:
+    """Stage 1 on the candidate Stage 2 reads (one parse for both, as pipeline.make_auditor's), keeping
+    the findings."""
+
+    def __init__(self, profile: str):
+        self.profile, self.seen = profile, []
+
+    def __call__(self, candidate: str) -> AuditSummary:
+        return self.audit_candidate(Candidate(candidate))
+
+    def audit_candidate(self, document: Candidate) -> AuditSummary:
+        result = run_audit(document.text, self.profile, reader=document.reader).result()
+        self.seen.append(result.findings)
+        return AuditSummary(result.status, result.status_text, tuple(sorted(set(result.codes))))
 
 
 _guard = threading.Lock()
