@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from lxml import etree
 
 from idsbench.regex.safe import work_budget
-from idsbench.xmlparse import IdsRead, IdsReader, MAX_ELEMENTS
+from idsbench.xmlparse import MAX_ELEMENTS, IdsRead, IdsReader, large_document
 
 from .context import AuditContext
 from .locate import findings, ordered
@@ -152,7 +152,7 @@ def run_audit(document: str | bytes, profile: str = DEFAULT_PROFILE, *, custom_x
         reader = IdsReader(data, encoding)
     run = Run(ctx, reader)
     try:
-        with work_budget():  # bounded regex work per document (a pathological pattern is a 503)
+        with work_budget(), large_document(len(reader.data)):  # bounded regex work per document (a 503)
             _audit_read(run, custom_xsd, omit_content)
     except Exception as exc:  # noqa: BLE001 - any failure is a verdict, as in the tool (503)
         run.stopped = ctx.where

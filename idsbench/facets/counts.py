@@ -10,7 +10,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from idsbench.goldside import per_gold
-from idsbench.xmlparse import Candidate, Parsed, parse_xml
+from idsbench.xmlparse import Candidate, Parsed, large_document
 
 from .blocks import SpecBlocks, document_blocks
 from .pairing import Rows, pair_rows
@@ -102,7 +102,7 @@ def score_blocks(pred: list[SpecBlocks], gold: list[SpecBlocks]) -> FacetScore:
 @per_gold
 def gold_blocks(gold: str) -> GoldBlocks:
     """The gold's blocks, parsed as the published scorer parses it (once per gold document)."""
-    parsed = parse_xml(gold)
+    parsed = Candidate(gold).stage2()
     return GoldBlocks(document_blocks(parsed.root)) if parsed.ok else GoldBlocks([], parsed.error)
 
 
@@ -110,10 +110,12 @@ def score_parsed(candidate: Parsed, gold: str) -> FacetScore:
     """Stage 2 on a parsed candidate (xmlparse.Candidate.stage2) and a gold IDS document."""
     if not candidate.ok:
         return failed(f"prediction: {candidate.error}")
-    reference = gold_blocks(gold)
+    with large_document(len(gold)):
+        reference = gold_blocks(gold)
     if reference.error is not None:
         return failed(f"gold: {reference.error}")
-    return score_blocks(document_blocks(candidate.root), reference.blocks)
+    with large_document(candidate.size):
+        return score_blocks(document_blocks(candidate.root), reference.blocks)
 
 
 def score_documents(candidate: str, gold: str) -> FacetScore:

@@ -17,6 +17,8 @@ runs with the predicted specs as rows (at most 18) against the candidate gold sp
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import repeat
+from operator import add, mul
 
 EXACT_LIMIT = 18
 Pairs = dict[int, int]
@@ -93,10 +95,17 @@ def exact_rows(rows: Rows, n_pred: int) -> Pairs:
 
 
 def greedy_rows(rows: Rows, n_pred: int) -> Pairs:
-    """Pairs by descending (w, i, j), skipping taken sides (every weight in `rows` is positive)."""
+    """Pairs by descending (w, i, j), skipping taken sides (every weight in `rows` is positive).
+
+    Each pair is one integer, (w * n_gold + i) * n_pred + j, built and sorted in C; the walk stops once
+    one side is all taken."""
     n_gold = len(rows)
-    keys = sorted(((w * n_gold + i) * n_pred + j for i, row in enumerate(rows) for j, w in row.items()),
-                  reverse=True)  # one integer per pair orders as (w, i, j)
+    scale = n_gold * n_pred
+    keys: list[int] = []
+    for i, row in enumerate(rows):
+        if row:
+            keys.extend(map(add, map(mul, row.values(), repeat(scale)), map(add, row.keys(), repeat(i * n_pred))))
+    keys.sort(reverse=True)
     pairs: Pairs = {}
     taken: set[int] = set()
     most = min(n_gold, n_pred)
