@@ -9,6 +9,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from .context import AuditContext
+from .profiles import get_profile
 from .nodes import content, local
 from .values import MATCHER_NAMES, Node, is_null_or_empty, list_matcher, value_is_valid
 from .vocab import entity_tables, property_vocabulary
@@ -119,7 +120,26 @@ def clean_property(ctx: AuditContext, node: Node, schemas: tuple[str, ...]) -> b
     if not data_type and not is_null_or_empty(ctx.child(node, "value")):
         return False
     required = node.get("cardinality", "required") == "required"
-    filters = {}
+    plan = _property_plan(ctx.profile.name, schemas, pset_name, base_name, data_type or "", required)
+    if plan is None:
+        return False
+    filters, backings, enumerations = plan
+    if enumerations and not _enumerated_ok(ctx, node, enumerations):
+        return False
+    if not all(_value_fits(ctx, node, backing) for backing in backings):
+        return False
+    ctx.facet(node).filters.update(filters)
+    return True
+
+
+@lru_cache(maxsize=8192)
+def _property_plan(profile: str, schemas: tuple[str, ...], pset_name: str, base_name: str, data_type: str,
+                   required: bool) -> tuple | None:
+    """What the vocabulary says of a property facet with these names (the same for every facet that
+    has them): None when the full check would report something, else (the type filters, the backing
+    XSD types its value must fit, the value lists of enumerated standard properties)."""
+    ctx = AuditContext(get_profile(profile))
+    filters, backings, enumerations = {}, [], []
     for schema in schemas:
         tables = entity_tables(ctx, schema)
         allowed = tables.data_types.set
@@ -127,27 +147,28 @@ def clean_property(ctx: AuditContext, node: Node, schemas: tuple[str, ...]) -> b
             vocab = property_vocabulary(ctx, schema)
             if pset_name in vocab.names.set:
                 template = vocab.psets[pset_name].properties.get(base_name)
-                if template is None or not _enumerated_ok(ctx, node, template):
-                    return False
+                if template is None:
+                    return None
+                if ctx.profile.check_enumerated_property_values and template.kind == "enum" and template.enum_values:
+                    enumerations.append(template.enum_values)
                 allowed = template.data_types
                 found = vocab.type_filter([pset_name])
                 if found is not None:
                     filters[schema] = found
             elif pset_name.startswith("Pset_"):
-                return False  # 401
+                return None  # 401
         if data_type:
             if data_type not in allowed:
-                return False
-            backing = dict(ctx.profile.backing_overrides).get(data_type) or tables.vocabulary.data_types.get(data_type, "")
-            if not _value_fits(ctx, node, backing):
-                return False
-    ctx.facet(node).filters.update(filters)
-    return True
+                return None
+            backings.append(dict(ctx.profile.backing_overrides).get(data_type)
+                            or tables.vocabulary.data_types.get(data_type, ""))
+    return filters, tuple(dict.fromkeys(backings)), tuple(enumerations)
 
 
-def _enumerated_ok(ctx: AuditContext, node: Node, template) -> bool:
+def _enumerated_ok(ctx: AuditContext, node: Node, enumerations: tuple) -> bool:
     """The latest profile's check of an enumerated standard property's value."""
-    if not ctx.profile.check_enumerated_property_values or template.kind != "enum" or not template.enum_values:
-        return True
     matcher = list_matcher(ctx.child(node, "value"))
-    return matcher is None or local(matcher) != "simpleValue" or content(matcher) in template.enum_values
+    if matcher is None or local(matcher) != "simpleValue":
+        return True
+    value = content(matcher)
+    return all(value in values for values in enumerations)
