@@ -35,6 +35,7 @@ class ProfileAuditor:
 
     def audit_candidate(self, candidate: Candidate) -> AuditSummary:
         run = run_audit(candidate.text, self.profile, reader=candidate.reader)
+        candidate.audited = run
         status = int(run.ctx.status)
         return AuditSummary(status, status_text(status), run.codes())
 

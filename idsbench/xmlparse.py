@@ -362,6 +362,9 @@ class Candidate:
             self.data, self._utf8 = text.encode("utf-8", errors="surrogatepass"), False
         self.reader = IdsReader(self.data, "utf-8")  # a str's declared encoding is ignored, as by .NET
         self._stage2: Parsed | None = None
+        # What the audit kept of the tree (its element objects): held while Stage 2 reads the same tree,
+        # lxml hands back those objects instead of making new ones.
+        self.audited: object = None
 
     def stage2(self) -> Parsed:
         """The document as the published scorer parses it (see the module docstring)."""

@@ -58,10 +58,15 @@ def canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 
+_KEYS = {key: encode_basestring(key) + ":" for key in (
+    "name", "predefinedType", "value", "system", "uri", "entity", "relation", "propertySet", "baseName",
+    "dataType", "cardinality")}
+
+
 def _content_texts(content: dict, facet_type: str) -> tuple[str, str]:
     """Canonical texts of a facet's full content and of its core content (the property facet's without
     dataType and cardinality), each value serialized once."""
-    pieces = [(key, encode_basestring(key) + ":" + canonical(content[key])) for key in sorted(content)]
+    pieces = [(key, (_KEYS.get(key) or encode_basestring(key) + ":") + canonical(content[key])) for key in sorted(content)]
     full = "{" + ",".join([piece for _, piece in pieces]) + "}"
     if facet_type != "property" or not (content.keys() & FULL_ONLY):
         return full, full
@@ -167,6 +172,9 @@ def _sorted_forms(elements: list[Element]) -> list[dict]:
 
 
 def _simple_values(elements: list[Element], upper: bool) -> str | list[str] | None:
+    if len(elements) == 1:  # the common case
+        text = _stripped(text_of(elements[0]))
+        return text.upper() if text and upper else text
     texts = [t for t in (_stripped(text_of(sub)) for sub in elements) if t is not None]
     if upper:
         texts = [t.upper() for t in texts]
