@@ -14,15 +14,17 @@ from .facets import FACET_AUDITS, FACETS, audit_cardinality, is_required
 from .nodes import ancestor, local
 from .result import Status
 from .values import Node
-from .xs import XS_AUDITS
+from .xs import BOUNDS, XS_AUDITS
 
 # IfcSchemaHelper.GetSchemaVersions: the tokens the tool maps (case-sensitive).
 SCHEMA_TOKENS = {"IFC2X3": "IFC2X3", "IFC4": "IFC4", "IFC4X3": "IFC4X3_ADD2", "IFC4X3_ADD2": "IFC4X3_ADD2"}
 _UINT = re.compile(r"^[\t\n\v\f\r ]*\+?(\d+)[\t\n\v\f\r ]*$", re.ASCII)
 _UINT_MAX = 2**32 - 1
 _COLLECTIONS = ("applicability", "requirements")
-# Every element some check looks at (by local name, in any namespace); the rest are walked in C.
+# Every element some check looks at (by local name, in any namespace); the rest are walked in C. Bounds
+# (minInclusive, ...) are checked only by profiles that check them.
 _CHECKED_TAGS = tuple("{*}" + name for name in ("specification", *_COLLECTIONS, *FACETS, *XS_AUDITS))
+_CHECKED_WITHOUT_BOUNDS = tuple(tag for tag in _CHECKED_TAGS if tag[3:] not in BOUNDS)
 
 
 def child_facets(ctx: AuditContext, collection: Node) -> list[tuple[Node, str]]:
@@ -199,7 +201,8 @@ def run_content_audit(ctx: AuditContext, root: Node) -> None:
     """Every complete element's check, at its end tag in document order (the elements no check
     looks at are skipped by the walk itself)."""
     ended = ctx.ended
-    for _, node in etree.iterwalk(root, events=("end",), tag=_CHECKED_TAGS):
+    tags = _CHECKED_TAGS if ctx.profile.check_bounds else _CHECKED_WITHOUT_BOUNDS
+    for _, node in etree.iterwalk(root, events=("end",), tag=tags):
         if ended is not None and node not in ended:
             continue
         ctx.where = ("end", node)

@@ -12,7 +12,7 @@ from .context import AuditContext, describe_candidates, schema_label
 from .nodes import ELEMENTS, ancestor, local
 from .values import ALLOWED_CHILDREN, BASE_TYPES, MatchProblem, Node, value_is_valid
 
-_BOUNDS = ("minInclusive", "maxInclusive", "minExclusive", "maxExclusive")
+BOUNDS = ("minInclusive", "maxInclusive", "minExclusive", "maxExclusive")
 _LATEST_BASES = {"xs:anyURI": "XsAnyUri", "xs:time": "XsTime"}
 _XSD_TYPE_OF: dict[str, str] = {}  # BaseTypes name -> the first spelling that gives it
 for _spelling, _kind in {**BASE_TYPES, **_LATEST_BASES}.items():
@@ -84,7 +84,7 @@ def audit_pattern(ctx: AuditContext, node: Node) -> None:
 
 XS_AUDITS = {
     "restriction": audit_restriction, "enumeration": audit_enumeration, "pattern": audit_pattern,
-    **{name: audit_bound for name in _BOUNDS},
+    **{name: audit_bound for name in BOUNDS},
 }
 
 
