@@ -39,6 +39,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 BEFORE = "6745164"  # the scorer before issue 15 (a node tree for the audit, two parses per output)
 SECTIONS = ("floor", "before", "published", "large", "scale", "startup")
+ROUNDS = 3  # processes per version in "before", run alternately
 SPEC = re.compile(r"<specification\b.*?</specification>", re.DOTALL)
 HEAD = re.compile(r"^.*?<specifications>", re.DOTALL)
 
@@ -215,8 +216,8 @@ def comparison_corpora(sets: dict, quick: bool) -> dict:
 
 
 def before_section(sets: dict, revision: str, repeat: int, quick: bool) -> dict | None:
-    print(f"\nNow against the previous scorer (git {revision}), each in its own process, alternately; "
-          f"the least of {repeat} passes (gold-side work once per gold and pass)")
+    print(f"\nNow against the previous scorer (git {revision}), each in its own process, {ROUNDS} times alternately; "
+          f"the least of {ROUNDS} x {repeat} passes (gold-side work once per gold and pass)")
     with tempfile.TemporaryDirectory(prefix="ids-speed-") as tmp:
         old, new = Path(tmp, "before"), Path(tmp, "now")
         old.mkdir()
@@ -227,7 +228,7 @@ def before_section(sets: dict, revision: str, repeat: int, quick: bool) -> dict 
         chosen = comparison_corpora(sets, quick)
         corpus_file.write_bytes(pickle.dumps(chosen))
         runs = {"now": [], "before": []}
-        for _ in range(2):
+        for _ in range(ROUNDS):  # alternately, so that both meet the same spells of load
             runs["now"].append(_run_child(new, corpus_file, repeat, ROOT))
             runs["before"].append(_run_child(old, corpus_file, repeat, None))
     now = {k: min(r[k] for r in runs["now"]) for k in runs["now"][0]}
