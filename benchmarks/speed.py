@@ -37,7 +37,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-BEFORE = "6745164"  # the scorer before issue 15 (a node tree for the audit, two parses per output)
+BEFORE = "57a212e"  # main before issue 15 (a node tree for the audit, two parses per output)
 SECTIONS = ("floor", "before", "published", "large", "scale", "startup")
 ROUNDS = 3  # processes per version in "before", run alternately
 SPEC = re.compile(r"<specification\b.*?</specification>", re.DOTALL)

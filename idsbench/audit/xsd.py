@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import importlib.util
 import re
+import threading
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from functools import lru_cache
@@ -136,15 +137,30 @@ class _IdsResolver(etree.Resolver):
 
 
 @lru_cache(maxsize=None)
-def fast_schema(version: str = "1.0") -> etree.XMLSchema:
-    """libxml2 validator equivalent to the reference one on the documents it accepts."""
+def _fast_schema_source(version: str) -> bytes:
     ids_tree = _ids_xsd_tree(version)
     for imp in ids_tree.findall(f"{{{XS_NS}}}import"):
         ids_tree.remove(imp)
     ids_tree.insert(0, etree.Element(f"{{{XS_NS}}}import", namespace=XS_NS))
-    parser = etree.XMLParser(no_network=True, resolve_entities=False)
-    parser.resolvers.add(_IdsResolver(etree.tostring(ids_tree)))
-    return etree.XMLSchema(etree.fromstring(_host_schema(), parser))
+    return etree.tostring(ids_tree)
+
+
+_SCHEMAS = threading.local()
+
+
+def fast_schema(version: str = "1.0") -> etree.XMLSchema:
+    """libxml2 validator equivalent to the reference one on the documents it accepts: one per thread,
+    because lxml keeps the error log of the last validation on the schema object (shared between
+    threads, one thread would read another's errors)."""
+    schemas = getattr(_SCHEMAS, "by_version", None)
+    if schemas is None:
+        schemas = _SCHEMAS.by_version = {}
+    schema = schemas.get(version)
+    if schema is None:
+        parser = etree.XMLParser(no_network=True, resolve_entities=False)
+        parser.resolvers.add(_IdsResolver(_fast_schema_source(version)))
+        schema = schemas[version] = etree.XMLSchema(etree.fromstring(_host_schema(), parser))
+    return schema
 
 
 @lru_cache(maxsize=None)

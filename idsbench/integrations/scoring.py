@@ -1,8 +1,7 @@
 """One raw output scored for a framework: the seven paper metrics of one example, and why.
 
-`scorer_for(profile)` is the process's scorer: built once per process (and again in a forked child),
-one example at a time under a lock, because the compiled XSD validator keeps its error log on the shared
-schema object. Each call is bounded by the hardened parser's limits (size, depth, element count, pattern
+`scorer_for(profile)` is the process's scorer: built once per process (and again in a forked child), safe
+to call from many threads at once (each thread validates with its own compiled XSD). Each call is bounded by the hardened parser's limits (size, depth, element count, pattern
 work) and, when `max_chars` is set, by the length of the output.
 """
 from __future__ import annotations
@@ -64,7 +63,6 @@ class Scorer:
         get_profile(audit_profile)  # an unknown profile fails here, not in the first call
         self.audit_profile = audit_profile
         self.max_chars = max_chars
-        self._lock = threading.Lock()
 
     def _too_long(self, raw: str | None) -> bool:
         return self.max_chars is not None and raw is not None and len(raw) > self.max_chars
@@ -77,8 +75,7 @@ class Scorer:
             return Scored(ExampleResult(example_id, reference.metadata, failed(reason),
                                         AuditSummary(None, "TooLong"), reason))
         auditor = _KeepingAuditor(self.audit_profile)
-        with self._lock:
-            result = evaluate_one(raw, reference, auditor)
+        result = evaluate_one(raw, reference, auditor)
         return Scored(result, auditor.seen[0] if auditor.seen else ())
 
     def audit_verdict(self, raw: str | None) -> Verdict:
@@ -88,8 +85,7 @@ class Scorer:
         candidate = extract_candidate(raw)
         if not candidate:
             return FAILED
-        with self._lock:
-            return verdict(int(run_audit(candidate, self.audit_profile).ctx.status))  # no findings written
+        return verdict(int(run_audit(candidate, self.audit_profile).ctx.status))  # no findings written
 
 
 class _KeepingAuditor:

@@ -18,6 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from idsbench.integrations import rewards
+from idsbench.integrations import scoring
 from idsbench.integrations.scoring import scorer_for
 from tests.integrations.scripted import degrade, records
 
@@ -120,8 +121,8 @@ def test_verl_custom_reward_in_executor_threads(batch, reward_kwargs, key):
 
 
 def test_thread_safety_many_threads_same_results():
-    """Valid and XSD-invalid documents from 8 threads. Without the scorer's lock about 1% of these calls
-    read another document's XSD error log (lxml keeps it on the shared schema) and pass an invalid IDS."""
+    """Valid and XSD-invalid documents from 8 threads, through the rewards (tests/audit/test_threads.py
+    holds the audit itself to the same)."""
     work = []
     for r in records()[:8]:
         gold = r["gold_ids"]
@@ -139,16 +140,17 @@ def _child_reward(text, gold, queue):
 
 
 def test_process_safety_fork_while_the_scorer_is_busy(batch):
-    """A child forked while another thread holds the scorer's lock builds its own scorer (no deadlock)."""
+    """A child forked while another thread holds the lock that guards the scorers builds its own scorer
+    (no deadlock)."""
     items, _, expected, _ = batch
     (r, text), want = items[1], expected[1]["ag_facet_f1"]
-    scorer = scorer_for(rewards.DEFAULT_PROFILE, rewards.MAX_OUTPUT_CHARS)
+    scorer_for(rewards.DEFAULT_PROFILE, rewards.MAX_OUTPUT_CHARS)
     context = multiprocessing.get_context("fork")
     queue = context.Queue()
     held, release = threading.Event(), threading.Event()
 
     def hold():
-        with scorer._lock:
+        with scoring._guard:
             held.set()
             release.wait(30)
 
