@@ -8,7 +8,8 @@ rollouts of a training step).
 A function of the gold text alone, decorated with `per_gold`, is computed once per distinct gold
 (keyed by the text itself; a str caches its own hash) and kept for the last GOLDS_KEPT golds. Results
 are shared: callers never change them. Any further gold-side work (parsed models of the gold, say)
-is one more such function.
+is one more such function. Other memories of past documents (facets/blocks.py remembers facets) are
+dropped with them: `forgotten_with_golds(clear)`.
 """
 from __future__ import annotations
 
@@ -18,17 +19,22 @@ from typing import TypeVar
 
 GOLDS_KEPT = 4096  # distinct gold documents whose results stay in memory (the data has 166)
 T = TypeVar("T")
-_CACHED: list = []
+_CLEARS: list[Callable[[], None]] = []
 
 
 def per_gold(function: Callable[[str], T]) -> Callable[[str], T]:
     """Compute `function(gold)` once per gold text."""
     cached = lru_cache(maxsize=GOLDS_KEPT)(function)
-    _CACHED.append(cached)
+    _CLEARS.append(cached.cache_clear)
     return cached
 
 
+def forgotten_with_golds(clear: Callable[[], None]) -> None:
+    """Call `clear` whenever the kept gold-side results are dropped."""
+    _CLEARS.append(clear)
+
+
 def forget() -> None:
-    """Drop every kept result (tests, or a long process that moves to new data)."""
-    for cached in _CACHED:
-        cached.cache_clear()
+    """Drop every kept result (tests, benchmarks, or a long process that moves to new data)."""
+    for clear in _CLEARS:
+        clear()

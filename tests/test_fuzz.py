@@ -249,7 +249,28 @@ EDGE_CASES = {  # where libxml2's tree and ElementTree's differ, or the two pars
     "entity": SIMPLE.replace("IFCWALL", "&amp;IFC&#x57;ALL"),
     "non-ASCII text": SIMPLE.replace("IFCWALL", "壁"),
     "name outside XML 1.0 4th edition": SIMPLE.replace("simpleValue", "simpleValue\u0e00"),
+    "spaces between two comments": SIMPLE.replace("IFCWALL", "IFC<!--a-->  <!--b-->WALL"),
+    "spaces around a value": SIMPLE.replace("IFCWALL", "\n  IFCWALL \t"),
+    "spaces between tags": "\n   " + SIMPLE + "\n  ",
 }
+
+
+def test_remembered_facets_give_elementtrees_scores():
+    """Stage 2 remembers each facet's texts by its serialization: facets that differ only in whitespace
+    (the same blocks) or in whitespace beside comments (other blocks) are scored as ElementTree's tree."""
+    variants = [SIMPLE, "\n " + SIMPLE + "\n", SIMPLE.replace("IFCWALL", " IFCWALL "),
+                SIMPLE.replace("IFCWALL", "IFC<!--a--> <!--b-->WALL"), SIMPLE.replace("IFCWALL", "IFC<!--a--><!--b-->WALL"),
+                SIMPLE.replace("IFCWALL", "IFC <!--a-->WALL"), SIMPLE.replace("IFCWALL", "IFC&#32;&#32;WALL")]
+    base = ids(spec(entity("IFCWALL")))
+    facets = [base.split("<applicability", 1)[1].split("</applicability>")[0].split(">", 1)[1].replace(SIMPLE, v, 1)
+              for v in variants]
+    text = base.replace(facets[0], "".join(facets * 2), 1) if facets[0] in base else None
+    assert text is not None and text.count("<entity") == 2 * len(variants)
+    for gold in (base, text):
+        assert _both_ways(text, gold)[0] == _both_ways(text, gold)[1]
+        for variant in facets:
+            single = base.replace(facets[0], variant, 1)
+            assert _both_ways(single, gold)[0] == _both_ways(single, gold)[1]
 
 
 @pytest.mark.parametrize("name", sorted(EDGE_CASES))

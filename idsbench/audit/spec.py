@@ -160,20 +160,31 @@ def _audit_coherence(ctx: AuditContext, node: Node, applicability: Node, require
                 f"and requirements ({_describe(r_filter)})"))
 
 
-def _audit_node(ctx: AuditContext, node: Node, name: str) -> None:
-    if name in XS_AUDITS:
-        XS_AUDITS[name](ctx, node)
-    if name == "specification":
-        return audit_specification(ctx, node)
-    if name not in FACET_AUDITS and name not in _COLLECTIONS:
-        return
-    spec = _specification_of(ctx, node)
-    if spec is None:
-        ctx.report(501, node, status=Status.IDS_STRUCTURE_ERROR, message="Missing IdsSpecification")
-    elif name in FACET_AUDITS:
-        FACET_AUDITS[name](ctx, node, ctx.schemas.get(spec, ()))
-    else:
-        audit_collection(ctx, node, name, spec)
+def _facet_check(audit_facet):
+    def check(ctx: AuditContext, node: Node) -> None:
+        spec = _specification_of(ctx, node)
+        if spec is None:
+            ctx.report(501, node, status=Status.IDS_STRUCTURE_ERROR, message="Missing IdsSpecification")
+        else:
+            audit_facet(ctx, node, ctx.schemas.get(spec, ()))
+    return check
+
+
+def _collection_check(name: str):
+    def check(ctx: AuditContext, node: Node) -> None:
+        spec = _specification_of(ctx, node)
+        if spec is None:
+            ctx.report(501, node, status=Status.IDS_STRUCTURE_ERROR, message="Missing IdsSpecification")
+        else:
+            audit_collection(ctx, node, name, spec)
+    return check
+
+
+# The check of each element a check looks at, by local name (the names of the three kinds never overlap).
+_CHECKS = {**XS_AUDITS, "specification": audit_specification,
+           **{name: _facet_check(audit) for name, audit in FACET_AUDITS.items()},
+           **{name: _collection_check(name) for name in _COLLECTIONS}}
+assert len(_CHECKS) == len(XS_AUDITS) + 1 + len(FACET_AUDITS) + len(_COLLECTIONS)
 
 
 def _specification_of(ctx: AuditContext, node: Node) -> Node | None:
@@ -202,10 +213,11 @@ def run_content_audit(ctx: AuditContext, root: Node) -> None:
     looks at are skipped by the walk itself)."""
     ended = ctx.ended
     tags = _CHECKED_TAGS if ctx.profile.check_bounds else _CHECKED_WITHOUT_BOUNDS
+    checks = _CHECKS
     for _, node in etree.iterwalk(root, events=("end",), tag=tags):
         if ended is not None and node not in ended:
             continue
         ctx.where = ("end", node)
         tag = node.tag
-        _audit_node(ctx, node, tag[tag.rfind("}") + 1:])
+        checks[tag[tag.rfind("}") + 1:]](ctx, node)
     ctx.where = ("after",)

@@ -7,6 +7,7 @@ never children, and an element's text runs on across them, as ElementTree gives 
 from __future__ import annotations
 
 import json
+import re
 import xml.etree.ElementTree as ET
 from collections import Counter
 from dataclasses import dataclass
@@ -16,6 +17,7 @@ from typing import Any
 
 from lxml import etree
 
+from idsbench.goldside import forgotten_with_golds
 from idsbench.xmlparse import attribute_items
 
 IDS_NS = "http://standards.buildingsmart.org/IDS"
@@ -265,6 +267,34 @@ def core_content(content: dict) -> dict:
     return {key: value for key, value in content.items() if key not in FULL_ONLY}
 
 
+_SEEN: dict[bytes, tuple[str, str]] = {}  # a facet's serialization -> its full and core texts
+SEEN_KEPT = 16_384  # facets remembered, then forgotten all at once (at most 16 MB of keys and as much text)
+SEEN_LONGEST = 1024  # bytes of the longest serialization remembered (the golds': 946)
+_BETWEEN_TAGS = re.compile(rb">[ \t\r\n]+<")
+forgotten_with_golds(_SEEN.clear)
+
+
+def facet_texts(facet: Element, facet_type: str) -> tuple[str, str]:
+    """The canonical texts of a facet's full and core content, remembered by the facet's serialization:
+    facets repeat, within a document, between a prediction and its gold, and across the outputs scored
+    against one gold. Whitespace-only text between two tags is never part of a block (blocks strip the
+    text they read, and read no element's tail), so it is left out of the key, except next to a comment
+    or processing instruction, where it can join two texts (those keys keep it)."""
+    if facet.__class__ is ET.Element:
+        return _content_texts(facet_content(facet, facet_type), facet_type)
+    key = etree.tostring(facet, with_tail=False)
+    if len(key) > SEEN_LONGEST:
+        return _content_texts(facet_content(facet, facet_type), facet_type)
+    if b"<!" not in key and b"<?" not in key and b"&" not in key:
+        key = _BETWEEN_TAGS.sub(b"><", key)
+    found = _SEEN.get(key)
+    if found is None:
+        if len(_SEEN) >= SEEN_KEPT:
+            _SEEN.clear()
+        found = _SEEN[key] = _content_texts(facet_content(facet, facet_type), facet_type)
+    return found
+
+
 def spec_blocks(spec: Element) -> SpecBlocks:
     """Full blocks (with the ifcVersion spec block) and core blocks of one specification."""
     full: list[Block] = []
@@ -275,7 +305,7 @@ def spec_blocks(spec: Element) -> SpecBlocks:
         for facet in () if holder is None else holder:
             facet_type = local_name(facet.tag)
             if facet_type in FACET_TYPES:
-                full_text, core_text = _content_texts(facet_content(facet, facet_type), facet_type)
+                full_text, core_text = facet_texts(facet, facet_type)
                 full.append((section, facet_type, full_text))
                 core.append(full[-1] if core_text is full_text else (section, facet_type, core_text))
     version = _upper(_attribute(spec, "ifcVersion"))
