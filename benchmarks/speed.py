@@ -38,6 +38,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from benchmarks.audit_throughput import rate
+
 ROOT = Path(__file__).resolve().parents[1]
 BEFORE = "57a212e"  # main before issue 15 (a node tree for the audit, two parses per output)
 SECTIONS = ("floor", "reuse", "before", "published", "large", "scale", "startup")
@@ -142,14 +144,8 @@ def per_item(functions: dict[str, Callable], items: list, repeat: int) -> dict[s
 
 
 def best_pass(function: Callable, items: list, repeat: int, before: Callable[[], object] = lambda: None) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        before()
-        start = time.perf_counter()
-        for item in items:
-            function(item)
-        best = min(best, time.perf_counter() - start)
-    return best
+    """Seconds of the fastest of `repeat` passes over `items` (`before` runs before each, untimed)."""
+    return len(items) / rate(function, items, repeat, before)
 
 
 def _rate(seconds: float, count: int) -> str:

@@ -143,7 +143,7 @@ _RULES = (
           "facets._audit_property_schema", lambda: ids(spec(WALL, prop("Pset_Custom", "P", None, "IFCLABEL", None))),
           lambda: ids(spec(WALL, prop("Custom_Pset", "P", None, "IFCLABEL", None)))),
     _rule(501, "critical", Status.NOT_IMPLEMENTED_ERROR, "Unhandled scenario: {message}",
-          "a facet or facet set outside any specification", "spec._facet_check spec._collection_check",
+          "a facet or facet set outside any specification", "spec._within_specification",
           lambda: ids(WALL, header=FOREIGN_HEADER), lambda: ids(spec(WALL), header=FOREIGN_HEADER)),
     _rule(502, "error", S, "XML structure error: {message}",
           "the XML is not well-formed, or declares a DTD", "_probe _audit_read",

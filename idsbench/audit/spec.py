@@ -160,24 +160,23 @@ def _audit_coherence(ctx: AuditContext, node: Node, applicability: Node, require
                 f"and requirements ({_describe(r_filter)})"))
 
 
-def _facet_check(audit_facet):
-    def check(ctx: AuditContext, node: Node) -> None:
+def _within_specification(check):
+    """`check(ctx, node, spec)` for an element that belongs to a specification (501 when none holds it)."""
+    def run(ctx: AuditContext, node: Node) -> None:
         spec = _specification_of(ctx, node)
         if spec is None:
             ctx.report(501, node, status=Status.IDS_STRUCTURE_ERROR, message="Missing IdsSpecification")
         else:
-            audit_facet(ctx, node, ctx.schemas.get(spec, ()))
-    return check
+            check(ctx, node, spec)
+    return run
+
+
+def _facet_check(audit_facet):
+    return _within_specification(lambda ctx, node, spec: audit_facet(ctx, node, ctx.schemas.get(spec, ())))
 
 
 def _collection_check(name: str):
-    def check(ctx: AuditContext, node: Node) -> None:
-        spec = _specification_of(ctx, node)
-        if spec is None:
-            ctx.report(501, node, status=Status.IDS_STRUCTURE_ERROR, message="Missing IdsSpecification")
-        else:
-            audit_collection(ctx, node, name, spec)
-    return check
+    return _within_specification(lambda ctx, node, spec: audit_collection(ctx, node, name, spec))
 
 
 # The check of each element a check looks at, by local name (the names of the three kinds never overlap).
