@@ -18,8 +18,12 @@ schema errors are listed (the status is the same; the tool would list them all).
 """
 from __future__ import annotations
 
+import atexit
 import importlib.util
+import os
 import re
+import shutil
+import tempfile
 import threading
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
@@ -34,7 +38,6 @@ from idsbench.xmlparse import attribute_items
 IDS_NS = "http://standards.buildingsmart.org/IDS"
 XS_NS = "http://www.w3.org/2001/XMLSchema"
 XSI_NS = "http://www.w3.org/2001/XMLSchema-instance"
-_IDS_LOCATION = "urn:ids-metric:ids.xsd"
 MAX_XSD_ISSUES = 100
 WIDE = 1000  # children (or attributes) of one element beyond which xmlschema gets the stdlib copy
 _XSI_SCHEMA_LOCATION = f"{{{XSI_NS}}}schemaLocation"
@@ -95,7 +98,7 @@ _WHITESPACE_TYPE = ('<xs:simpleType><xs:restriction base="xs:NMTOKEN"><xs:enumer
                     '</xs:restriction></xs:simpleType>')
 
 
-def _host_schema() -> bytes:
+def _host_schema(ids_location: str) -> bytes:
     facets = "".join(_facet(n, t) for n, t in _FACETS.items())
     facets += _facet("enumeration", "xs:anySimpleType", fixed=False)
     facets += _facet("pattern", "xs:string", fixed=False)
@@ -105,7 +108,7 @@ def _host_schema() -> bytes:
     choice = "".join(f'<xs:element ref="xs:{n}"/>' for n in (*_FACETS, "enumeration", "whiteSpace", "pattern"))
     text_only = '<xs:complexType mixed="true"><xs:sequence/></xs:complexType>'
     return f"""<xs:schema xmlns:xs="{XS_NS}" targetNamespace="{XS_NS}" elementFormDefault="qualified">
-  <xs:import namespace="{IDS_NS}" schemaLocation="{_IDS_LOCATION}"/>
+  <xs:import namespace="{IDS_NS}" schemaLocation="{ids_location}"/>
   <xs:attributeGroup name="occurs">
     <xs:attribute name="minOccurs" type="xs:nonNegativeInteger" default="1"/>
     <xs:attribute name="maxOccurs" default="1"><xs:simpleType>
@@ -125,17 +128,6 @@ def _host_schema() -> bytes:
 </xs:schema>""".encode()
 
 
-class _IdsResolver(etree.Resolver):
-    def __init__(self, ids_tree: bytes):
-        super().__init__()
-        self._ids = ids_tree
-
-    def resolve(self, url, pubid, context):
-        if url == _IDS_LOCATION:
-            return self.resolve_string(self._ids, context)
-        return self.resolve_empty(context)
-
-
 @lru_cache(maxsize=None)
 def _fast_schema_source(version: str) -> bytes:
     ids_tree = _ids_xsd_tree(version)
@@ -146,20 +138,47 @@ def _fast_schema_source(version: str) -> bytes:
 
 
 _SCHEMAS = threading.local()
+_FILES: dict[str, Path] = {}  # IDS version -> the host's imported schema, on disk
+_COMPILING = threading.RLock()  # libxml2 compiles one schema at a time (concurrent compilations crashed)
+
+
+def _schema_file(version: str) -> str:
+    """The IDS schema the host imports, written once to a private folder that the writing process
+    removes at exit (a forked child uses its parent's while it is there). A file, not a custom resolver:
+    lxml swaps libxml2's process-wide document loader in and out around each parse and compilation, so
+    a resolver can be missing when another thread is in the middle of one."""
+    with _COMPILING:
+        path = _FILES.get(version)
+        if path is None or not path.is_file():
+            folder = Path(tempfile.mkdtemp(prefix="ids-bench-xsd-"))
+            owner = os.getpid()
+            atexit.register(lambda: os.getpid() == owner and shutil.rmtree(folder, ignore_errors=True))
+            path = _FILES[version] = folder / f"ids-{version}.xsd"
+            path.write_bytes(_fast_schema_source(version))
+    return path.as_uri()
+
+
+def _after_fork() -> None:  # the lock may have been held by another thread of the parent
+    global _COMPILING
+    _COMPILING = threading.RLock()
+
+
+os.register_at_fork(after_in_child=_after_fork)
 
 
 def fast_schema(version: str = "1.0") -> etree.XMLSchema:
     """libxml2 validator equivalent to the reference one on the documents it accepts: one per thread,
     because lxml keeps the error log of the last validation on the schema object (shared between
-    threads, one thread would read another's errors)."""
+    threads, one thread would read another's errors); compiled one at a time."""
     schemas = getattr(_SCHEMAS, "by_version", None)
     if schemas is None:
         schemas = _SCHEMAS.by_version = {}
     schema = schemas.get(version)
     if schema is None:
-        parser = etree.XMLParser(no_network=True, resolve_entities=False)
-        parser.resolvers.add(_IdsResolver(_fast_schema_source(version)))
-        schema = schemas[version] = etree.XMLSchema(etree.fromstring(_host_schema(), parser))
+        with _COMPILING:  # two threads compiling at once broke libxml2's tables of built-in types
+            parser = etree.XMLParser(no_network=True, resolve_entities=False)
+            host = etree.fromstring(_host_schema(_schema_file(version)), parser)
+            schema = schemas[version] = etree.XMLSchema(host)
     return schema
 
 
