@@ -172,18 +172,20 @@ def default_out(name: str, args: argparse.Namespace) -> Path:
 
 def cmd_generate(args: argparse.Namespace) -> int:
     from .generate import generate  # noqa: PLC0415
-    from .run import RunConfig, generation_stats, make_system  # noqa: PLC0415
+    from .run import RunConfig, generation_stats, make_system, plan_for  # noqa: PLC0415
 
     name = system_name(args)
     out = args.out or default_out(name, args) / "predictions.jsonl"
     data = args.data or default_data()
-    examples = select(load_examples(data), selection(args))
+    everything = load_examples(data)
+    examples = select(everything, selection(args))
     protocol = run_protocol(args, name)
     config = RunConfig(data, out.parent, name, prompt_of(args, protocol), endpoint_config(args, protocol),
                        protocol=protocol)
     try:
         report = generate(examples, make_system(config), out, concurrency=args.concurrency,
-                          overwrite=args.overwrite, retry_failed=args.retry_failed, progress=not args.no_progress)
+                          overwrite=args.overwrite, retry_failed=args.retry_failed, progress=not args.no_progress,
+                          plan=plan_for(config, everything))
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED
     except SystemUnreachable as exc:
@@ -231,7 +233,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         return EXIT_INTERRUPTED
     except SystemUnreachable as exc:
         return unreachable(exc)
-    print(json.dumps(outcome.summary, indent=2, ensure_ascii=False) if args.json else outcome.scores.table())
+    print(json.dumps(outcome.summary, indent=2, ensure_ascii=False) if args.json else outcome.table())
     if protocol is not None and not protocol.to_json()["paper"]:
         print(f"protocol {protocol.signature_part()}: not the paper's protocol, so these scores are not comparable "
               "with the paper's (--protocol paper-0shot runs its prompt and sampling)", file=sys.stderr)
