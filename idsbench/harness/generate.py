@@ -185,6 +185,6 @@ def generate(
         raise
     pool.shutdown(wait=True)
     bar.close()
-    if plan.repair is not None:
-        close_journal(journal, set(read_existing(path).rows))
+    if plan.repair is not None:  # a failed example keeps its rounds there for --retry-failed
+        close_journal(journal, {i for i, row in read_existing(path).rows.items() if row.get("prediction") is not None})
     return GenerateReport(path, len(examples), len(examples) - len(todo), rows.written, rows.failed)

@@ -74,6 +74,6 @@ class Journal:
 
 
 def close_journal(path: Path, finished: set[str]) -> None:
-    """Remove the journal once every example in it has its row in predictions.jsonl."""
+    """Remove the journal once every example in it is `finished` (has an answer in predictions.jsonl)."""
     if path.exists() and all(row["id"] in finished for _, row in _rows(path)):
         path.unlink()
