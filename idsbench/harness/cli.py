@@ -32,13 +32,17 @@ EPILOG_RUN = """examples:
   ids-bench run --protocol paper-0shot --model Qwen/Qwen3-8B --base-url http://localhost:8000/v1 \\
       --api-key-env none          # the paper's prompt (fetched, verified) and sampling, thinking on
   ids-bench run --protocol paper-0shot --prompt ishigaki-ids-bench_0shot.txt --model m --base-url ...  # offline
+  ids-bench run --protocol repair-3 --model m --base-url http://localhost:8000/v1 --api-key-env none
 Protocols (--protocol): ishigaki-detailed-v1 (default; this project's prompt, NOT the paper's protocol),
-paper-0shot (the paper's). Flags such as --temperature override the protocol; the run records each override
-and its signature says protocol:NAME+overrides.
+paper-0shot (the paper's; the only one comparable with it); repair-3 and paper-repair-3 (on those two: the
+audit's findings sent back, up to 3 repair rounds, scores per round); fewshot-3 and paper-fewshot-3 (3 solved
+examples from other scenarios first). Flags such as --temperature override the protocol; the run records
+each override and its signature says protocol:NAME+overrides.
 Endpoint flags (--base-url, --api-key-env, --protocol, --prompt, sampling and request flags) need --model.
 Requests are retried on 429/5xx, timeouts and dropped connections; a connection that cannot be made
 (refused, unknown host, TLS) is not: at the first request it stops the run, with the error.
-Interrupted? Run the same command again: finished examples are kept and skipped ("resuming: ...").
+Interrupted? Run the same command again: finished examples are kept and skipped ("resuming: ..."); under a
+repair protocol an unfinished example resumes at the round it reached.
 Writes <out>/predictions.jsonl, results.jsonl, summary.json (signature + provenance) and report.html;
 results in <out> written by another command are kept unless --overwrite.
 exit codes: 0 done, 2 bad input (e.g. an endpoint flag without --model), 3 the endpoint cannot be reached

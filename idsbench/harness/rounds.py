@@ -44,11 +44,13 @@ class RoundScore:
 
 def score_rounds(rows: Mapping[str, Mapping[str, Any]], ids: Sequence[str], references: Sequence[Reference],
                  rounds: int, final: ScoreRun, **scoring: Any) -> list[RoundScore]:
-    """Rounds 0..rounds; the last is `final` (the run's score, already computed)."""
+    """Rounds 0..rounds. From the round after which no example was answered again on, the answers are the
+    final ones: those rounds are `final` (the run's score, already computed)."""
     reached = [len(answers(rows[i])) for i in ids]
     scored = []
     for index in range(rounds + 1):
-        run = final if index == rounds else score(round_outputs(rows, ids, index), references, **scoring)
+        settled = all(n <= index + 1 for n in reached)
+        run = final if settled else score(round_outputs(rows, ids, index), references, **scoring)
         scored.append(RoundScore(index, sum(1 for n in reached if n > index), run))
     return scored
 
