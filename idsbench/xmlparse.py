@@ -49,6 +49,7 @@ _XSI_SCHEMA_LOCATION = "{http://www.w3.org/2001/XMLSchema-instance}schemaLocatio
 _LXML_OPTIONS = dict(no_network=True, load_dtd=False, resolve_entities=False, dtd_validation=False,
                      huge_tree=False, remove_comments=False, remove_pis=False, strip_cdata=True)
 _DECLARED_ENCODING = re.compile(rb"<\?xml[^>]*?\sencoding\s*=\s*[\"']([^\"']*)[\"']")
+_DECLARED_VERSION = re.compile(rb"(?:\xef\xbb\xbf)?<\?xml\s+version\s*=\s*([\"'])([^\"']*)\1")
 _MANY_ATTRIBUTES = 64
 _ALL_ATTRIBUTES = etree.XPath("@*")
 
@@ -327,6 +328,16 @@ class _Pull:
         return self.events[0][1] if self.events else None
 
 
+def _bad_version(data: bytes) -> IdsRead | None:
+    """.NET's reader accepts only version "1.0" in an XML declaration; libxml2 reads any "1.x"."""
+    declaration = _DECLARED_VERSION.match(data)
+    if declaration is None or declaration.group(2) == b"1.0":
+        return None
+    version = declaration.group(2).decode("utf-8", "replace")
+    return IdsRead(None, False, XmlError(f"Version number '{version[:40]}' is invalid.", 1, declaration.start(2) + 1),
+                   None)
+
+
 class IdsReader:
     """Reads a document as the validator does: `probe()` up to the root start tag (its XmlReader
     with DtdProcessing.Prohibit stops there), `read()` the whole document.
@@ -349,6 +360,8 @@ class IdsReader:
         """The document up to its root start tag (or the error before it; the root is None then).
         With a `limit`, None when the root start tag does not end within that many bytes (a
         start tag of millions of attributes is not read to find a schemaLocation)."""
+        if self._head is None:
+            self._head = _bad_version(self.data)
         if self._head is None:
             if limit is None and len(self.data) <= PROBE_FIRST_BYTES and self._parse_whole():
                 self._head = self._whole
