@@ -99,7 +99,8 @@ def render(template: FeedbackTemplate, review: Review, profile: str) -> str:
     if review.candidate_empty:
         return f"{t['no_ids'].format(reason=t['reason_empty'])}\n{t['request']}"
     if review.not_ids:
-        said = " ".join(_message(template, f.message) for f in review.findings) or review.status_text
+        said = review.unreadable or " ".join(_message(template, f.message) for f in review.findings)
+        said = _message(template, said or review.status_text)
         return f"{t['no_ids'].format(reason=t['reason_not_ids'].format(message=said))}\n{t['request']}"
     listed, shown = _listed(template, review), sent_findings(template, review)
     lines = [t["header"].format(profile=profile, status=review.status_text, count=len(listed)),

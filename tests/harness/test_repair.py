@@ -188,6 +188,17 @@ def test_an_answer_passes_exactly_when_its_content_verdict_is_1():
         assert found.codes() == list(scored.audit.codes), output.variant
 
 
+def test_an_answer_the_audit_cannot_read_is_fed_back_not_raised(monkeypatch):
+    def unreadable(*args, **kwargs):
+        raise LookupError("unknown encoding: x")
+
+    monkeypatch.setattr("idsbench.harness.review.run_audit", unreadable)
+    found = review(fenced(WALLS_GOLD), "ids-tool-1.0.96")
+    assert not found.ok and found.not_ids and found.status_text == "UnscorableOutput"
+    assert render(load_feedback("repair-feedback-v1"), found, "P").startswith(
+        'No IDS document found in your answer: the validator says "LookupError: unknown encoding: x"')
+
+
 @pytest.mark.parametrize("found, first_line", [
     (Review(None), "No IDS document found in your answer: there is nothing left once <think> blocks are removed."),
     (review("just prose", "ids-tool-1.0.96"), 'No IDS document found in your answer: the validator says "Unhandled'),
