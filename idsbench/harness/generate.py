@@ -171,10 +171,6 @@ def generate(
                 (Journal(journal, system.run_config) if plan.repair else nullcontext()) as journaling:
             rows = Rows(writer, bar, system.tags())
             converse(Calls(pool, system), conversations, rows, journaling)
-    except SystemUnreachable:
-        pool.shutdown(wait=False, cancel_futures=True)
-        bar.close()
-        raise
     except KeyboardInterrupt:
         pool.shutdown(wait=False, cancel_futures=True)  # requests in flight are abandoned, redone on resume
         bar.close()
@@ -183,8 +179,9 @@ def generate(
         print(f"\ninterrupted: {saved} of {len(examples)} examples saved in {path}; "
               "run the same command again to resume", file=sys.stderr)
         raise
-    pool.shutdown(wait=True)
-    bar.close()
+    finally:  # also after SystemUnreachable: nothing more is sent (on success nothing is left to send)
+        pool.shutdown(wait=False, cancel_futures=True)
+        bar.close()
     if plan.repair is not None:  # a failed example keeps its rounds there for --retry-failed
         close_journal(journal, {i for i, row in read_existing(path).rows.items() if row.get("prediction") is not None})
     return GenerateReport(path, len(examples), len(examples) - len(todo), rows.written, rows.failed)

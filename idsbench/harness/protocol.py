@@ -99,10 +99,16 @@ def _prompt_spec(raw: Mapping[str, Any]) -> PromptSpec:
                       where)
 
 
-def _path(name_or_path: str | Path, folder: Path = PROTOCOLS) -> Path:
+def _beside(path: Path, folder: Path | None) -> Path:
+    """A path a protocol file names is relative to that file's folder."""
+    return folder / path if folder is not None and not path.is_absolute() else path
+
+
+def _path(name_or_path: str | Path, folder: Path | None = None) -> Path:
+    """A packaged protocol by name, or a protocol file by path (relative to `folder` when given)."""
     path = Path(name_or_path)
     if path.suffix:
-        return path if path.is_absolute() or folder == PROTOCOLS else folder / path
+        return _beside(path, folder)
     path = PROTOCOLS / f"{name_or_path}.json"
     if not path.is_file():
         raise InputError(f"unknown protocol {name_or_path!r}; choose one of {', '.join(protocol_names())} "
@@ -129,12 +135,13 @@ def _with_base(path: Path, raw: bytes, doc: Any) -> tuple[bytes, Any]:
     return base_raw + b"\n" + raw, {**{k: base[k] for k in INHERITED if k in base}, **doc}
 
 
-def _repair(doc: dict) -> Repair | None:
+def _repair(doc: dict, folder: Path) -> Repair | None:
     spec = doc.get("repair")
     if spec is None:
         return None
+    feedback = Path(spec.get("feedback", "repair-feedback-v1"))  # a packaged template's name, or a file
     return Repair(spec["rounds"], spec.get("audit_profile", DEFAULT_PROFILE),
-                  load_feedback(spec.get("feedback", "repair-feedback-v1")))
+                  load_feedback(_beside(feedback, folder) if feedback.suffix else feedback))
 
 
 def load_protocol(name_or_path: str | Path) -> Protocol:
@@ -152,7 +159,7 @@ def load_protocol(name_or_path: str | Path) -> Protocol:
     return Protocol(doc["name"], doc["version"], doc.get("summary", ""), bool(doc.get("paper")), spec,
                     dict(doc["sampling"]), doc.get("thinking"), float(request.get("timeout_s", 600)),
                     int(request.get("retries", 0)), hashlib.sha256(hashed).hexdigest(), doc.get("base"),
-                    _repair(doc), FewShot(fewshot["k"], fewshot.get("seed", 0)) if fewshot else None)
+                    _repair(doc, path.parent), FewShot(fewshot["k"], fewshot.get("seed", 0)) if fewshot else None)
 
 
 @dataclass(frozen=True)

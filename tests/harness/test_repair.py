@@ -99,7 +99,7 @@ def test_the_model_fixes_exactly_the_findings_sent(tmp_path, standin):
     template = json.loads((PROTOCOLS.parent / "prompts" / "repair-feedback-v1.json").read_text(encoding="utf-8"))
     (tmp_path / "one-at-a-time.json").write_text(json.dumps({**template, "max_findings": 1}), encoding="utf-8")
     protocol = json.loads((PROTOCOLS / "repair-3.json").read_text(encoding="utf-8"))
-    protocol["repair"]["feedback"] = str(tmp_path / "one-at-a-time.json")
+    protocol["repair"]["feedback"] = "one-at-a-time.json"  # beside the protocol file
     (tmp_path / "repair-one.json").write_text(json.dumps({**protocol, "name": "repair-one"}), encoding="utf-8")
     records = [record("fx9-en", [{"role": "user", "content": "Walls and doors [fx9]"},
                                  {"role": "assistant", "content": TWO_WRONG.upper()}])]
