@@ -132,8 +132,10 @@ def system_name(args: argparse.Namespace) -> str:
     if flags and args.system in BASELINES:
         raise InputError(f"{flags[0]} is for endpoints; --system {name} is an offline baseline")
     if flags:
-        raise InputError(f"{', '.join(flags)} {'needs' if len(flags) == 1 else 'need'} --model: add --model NAME "
-                         "(the model the endpoint serves), or leave them out to run the offline rule-based baseline")
+        one = len(flags) == 1
+        raise InputError(f"{', '.join(flags)} {'needs' if one else 'need'} --model: add --model NAME (the model the "
+                         f"endpoint serves), or leave {'it' if one else 'them'} out to run the offline rule-based "
+                         "baseline")
     return name
 
 
