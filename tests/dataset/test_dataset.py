@@ -361,8 +361,13 @@ BROKEN = [
 
 @pytest.mark.parametrize("gate, rel, old, new, needle", BROKEN, ids=[f"{b[0]}-{i}" for i, b in enumerate(BROKEN)])
 def test_each_gate_catches_its_broken_fixture(built, gate, rel, old, new, needle):
-    replace_in(built / S / rel, old, new)
-    result = gates.run_checks(built, gate).gate(gate)
+    assert_caught(built, gate, rel, old, new, needle)
+
+
+def assert_caught(root: Path, gate: str, rel: str, old: str, new: str, needle: str) -> None:
+    """After replacing `old` by `new` in data/scenarios/`rel`, gate `gate` fails with a problem naming `needle`."""
+    replace_in(root / S / rel, old, new)
+    result = gates.run_checks(root, gate).gate(gate)
     assert result.status == "failed" and any(needle in p for p in result.problems), result.problems
 
 
