@@ -211,6 +211,16 @@ def _same_in(sets, set_name: str, prop: str, same) -> tuple[str, ...]:
                   and same(sets[v][set_name].properties[prop]))
 
 
+# The default audit profile reproduces IDS-Audit-tool 1.0.96, whose tables lack a few template properties
+# (psets.py); a gold that uses one fails the audit gate, so the fact says so.
+_UNAUDITED = " (unknown to the default audit profile: a gold using it does not audit Ok)"
+
+
+def _audited(version: str, set_name: str, prop: str) -> bool:
+    template = property_sets(version, "tool-1.0.96").get(set_name)
+    return template is not None and prop in template.properties
+
+
 def _datatypes() -> Iterator[Fact]:
     sets = _templates()
     for v in VERSIONS:
@@ -227,6 +237,7 @@ def _datatypes() -> Iterator[Fact]:
                     continue
                 versions = _same_in(sets, set_name, prop, lambda t: t.data_types[:1] == (data_type,))
                 note = f"{set_name}.{prop} is {data_type} in {v}: " + "; ".join(f"[{r.name}] {r.why}" for r in rules)
+                note += "" if _audited(v, set_name, prop) else _UNAUDITED
                 yield Fact(f"datatype:{v}:{set_name}.{prop}", "datatype", f"{set_name}.{prop}", versions, note,
                            data_type=data_type, obvious=rules[0].obvious,
                            definition=_doc(v, f"{set_name}.{prop}"))
