@@ -16,9 +16,9 @@ import hashlib
 import re
 from collections.abc import Iterator
 
-from idsbench.vocabulary.facts import catalogue, definition, normalized
+from idsbench.vocabulary.facts import Fact, catalogue, definition, normalized
 
-from .golds import Gold, parse_gold
+from .golds import Facet, Gold, parse_gold
 from .scenarios import Scenario
 from .schema import LANGUAGES
 
@@ -111,9 +111,23 @@ def definition_problems(sc: Scenario, review: dict) -> list[str]:
 
 # ------------------------------------------------------------------------------------------- traps
 
-def facet_keys(sc: Scenario) -> dict[str, set[str]]:
-    """Facet keys of the final gold, per language."""
-    return {lang: {f.key for f in final_gold(sc, lang).facets} for lang in LANGUAGES}
+def facet_keys(sc: Scenario) -> dict[str, dict[str, Facet]]:
+    """Facets of the final gold by key, per language."""
+    return {lang: {f.key: f for f in final_gold(sc, lang).facets} for lang in LANGUAGES}
+
+
+def _bears_on(fact: Fact, facet: Facet) -> bool:
+    """Whether a fact is about what the facet says. Home and moved facts are about what the gold does not
+    use (a set of another version, a property's old set), so any facet will do."""
+    if fact.kind == "ptype":
+        return facet.key.endswith(fact.subject.replace(".", "/", 1))
+    if fact.kind in ("datatype", "enum"):
+        return facet.key.endswith("." + fact.subject.split(".", 1)[1]) and fact.subject.split(".")[0] in facet.key
+    if fact.kind == "qto":
+        return f":{fact.subject}." in facet.key
+    if fact.kind == "unit":
+        return (facet.attrib.get("dataType") or "").upper() == fact.subject
+    return True
 
 
 def trap_problems(sc: Scenario, review: dict) -> list[str]:
@@ -133,14 +147,16 @@ def _trap_entry_problems(trap, facts, keys: dict[str, set[str]]) -> list[str]:
     if not isinstance(trap, dict):
         return ["must be an object {fact, facet, obvious, why}"]
     problems = [f"{k} missing" for k in ("fact", "facet", "obvious", "why") if not str(trap.get(k) or "").strip()]
-    fact = str(trap.get("fact") or "")
-    if fact and facts.by_id(fact) is None:
-        problems.append(f"fact {fact!r} is not in the catalogue (python ishigaki_ids_bench.py facts --grep …)")
-    facet = str(trap.get("facet") or "")
-    missing = [lang for lang in LANGUAGES if facet and facet not in keys[lang]]
-    if missing:
-        problems.append(f"facet {facet!r} is not a facet of the {'/'.join(missing)} gold "
-                        "(python ishigaki_ids_bench.py facets SNNN)")
+    fact = facts.by_id(str(trap.get("fact") or ""))
+    if trap.get("fact") and fact is None:
+        problems.append(f"fact {trap['fact']!r} is not in the catalogue (python ishigaki_ids_bench.py facts --grep …)")
+    key = str(trap.get("facet") or "")
+    # Either language's key: a trap on the client's property carries its localized name in the other gold.
+    facet = next((keys[lang][key] for lang in LANGUAGES if key in keys[lang]), None)
+    if key and facet is None:
+        problems.append(f"facet {key!r} is not a facet of the gold (python ishigaki_ids_bench.py facets SNNN)")
+    elif fact is not None and facet is not None and not _bears_on(fact, facet):
+        problems.append(f"fact {fact.id} is not about facet {key} (its subject is {fact.subject})")
     return problems
 
 

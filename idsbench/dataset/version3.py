@@ -2,7 +2,7 @@
 not touched by them and keep their own gates (h-k).
 
 m  traps: every single-turn scenario cites at least two hard facts of the catalogue, each on a facet of
-   its gold; a multi-turn scenario says what its revision changes
+   its gold that it is about; a multi-turn scenario says what its revision changes
 n  no steering: no phrase of the steering list and no IFC spelling in the requests (steering.py)
 o  review records: role ids, definitions quoted from ifcopenshell, adversarial rounds on the final version
 p  leakage: at most 5% of the gold's standard names spelled out in the requests (pooled)

@@ -60,6 +60,8 @@ BROKEN_REVIEWS = [
     ("m", edit_review(["traps", 0, "fact"], "ptype:IFC4:IFCWINDOW.ROOFHATCH"), "is not in the catalogue"),
     ("m", edit_review(["traps", 1, "facet"], "S1.r.property:Pset_WindowCommon.FireRating"), "is not a facet of"),
     ("m", edit_review(["traps", 2, "why"], ""), "why missing"),
+    ("m", edit_review(["traps", 1, "fact"], "unit:IFCPRESSUREMEASURE"), "is not about facet"),
+    ("m", edit_review(["traps", 0, "fact"], "ptype:IFC4:IFCWINDOW.LIGHTDOME"), "is not about facet"),
     ("o", edit_review(["definitions", 0, "text"], "A roof window."), "IFCWINDOW.SKYLIGHT in IFC4: the text is not"),
     ("o", edit_review(["definitions"], []), "lacks Pset_WindowCommon.GlazingAreaFraction in IFC4"),
     ("o", edit_review(["author"], "writer A"), "review.author 'writer A' must be a role id"),
