@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from .cache import cached
+from .cache import cache_root, cached, key
 from .fact_types import DOC_VERSIONS, KINDS, VERSIONS, Conversion, Fact, normalized
 
 __all__ = ["Catalogue", "Conversion", "DOC_VERSIONS", "Fact", "KINDS", "VERSIONS", "catalogue", "definition",
@@ -90,9 +90,23 @@ def _source_digest() -> str:
 @lru_cache(maxsize=1)
 def catalogue() -> Catalogue:
     """Every fact, mined once and kept on disk (rebuilt when ifcopenshell or the mining code changes)."""
+    return Catalogue(cached(f"facts-{_source_digest()}", _mine))
+
+
+def _mine() -> tuple[Fact, ...]:
     from . import mining
 
-    return Catalogue(cached(f"facts-{_source_digest()}", mining.mine))
+    _drop_stale()
+    return mining.mine()
+
+
+def _drop_stale() -> None:
+    """The facts of an older mining code share the vocabulary's folder (same ifcopenshell): remove them."""
+    root = cache_root()
+    current = f"facts-{_source_digest()}.pickle"
+    for old in (root / "vocabulary" / key()).glob("facts-*.pickle") if root is not None else ():
+        if old.name != current:
+            old.unlink(missing_ok=True)
 
 
 @lru_cache(maxsize=None)

@@ -188,6 +188,10 @@ def test_catalogue_is_kept_on_disk(cat):
     kept = list((Path(os.environ["IDS_BENCH_CACHE"]) / "vocabulary").glob(
         f"*/facts-{facts_module._source_digest()}.pickle"))
     assert len(kept) == 1  # the next process reads it instead of mining again
+    stale = kept[0].with_name("facts-000000000000.pickle")
+    stale.write_bytes(b"older mining code")
+    facts_module._drop_stale()  # what mining again does first
+    assert not stale.exists() and kept[0].exists()
 
 
 def run_facts(*args: str) -> subprocess.CompletedProcess:
