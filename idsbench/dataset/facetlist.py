@@ -69,10 +69,13 @@ def skeleton(sc: Scenario) -> dict:
     keys = list(dict.fromkeys(f.key for lang in LANGUAGES for f in parse_gold(sc.examples[lang][-1].content).facets))
     traps = [] if sc.meta.get("turn_type") != "single_turn" else [
         {"fact": "", "facet": "", "obvious": "", "why": ""} for _ in range(MIN_TRAPS)]
-    return {"version": 3, "data": content_hash(sc),
-            "facets": [{"facet": k, "en": "", "ja": ""} for k in keys],
-            "definitions": [{"name": n, "version": v, "text": t} for (n, v), t in expected_definitions(sc).items()],
-            "traps": traps}
+    out = {"version": 3, "data": content_hash(sc),
+           "facets": [{"facet": k, "en": "", "ja": ""} for k in keys],
+           "definitions": [{"name": n, "version": v, "text": t} for (n, v), t in expected_definitions(sc).items()],
+           "traps": traps}
+    if sc.meta.get("turn_type") == "multi_turn":
+        out["revision"] = {"kinds": [], "what": ""}
+    return out
 
 
 def _scenario(root: Path, sid: str) -> Scenario:
