@@ -15,6 +15,7 @@ EPILOG = """kinds:
 
 examples:
   python ishigaki_ids_bench.py facts --kind home --grep Pset_Condition
+  python ishigaki_ids_bench.py facts --kind home --absent IFC2X3 --grep Pset_Space   # sets an IFC2X3 model lacks
   python ishigaki_ids_bench.py facts --kind ptype --version IFC4X3_ADD2 --grep IFCCOLUMN.
   python ishigaki_ids_bench.py facts --kind datatype --grep identifier --json > identifiers.jsonl
   python ishigaki_ids_bench.py facts --id unit:IFCTHERMODYNAMICTEMPERATUREMEASURE
@@ -46,14 +47,17 @@ def main(argv: list[str]) -> int:
 def add_arguments(cmd) -> None:
     cmd.add_argument("--kind", choices=sorted(KINDS), help="only facts of this kind")
     cmd.add_argument("--version", choices=VERSIONS, help="only facts that hold in this IFC version")
+    cmd.add_argument("--absent", choices=VERSIONS, metavar="VERSION",
+                     help="only facts that do not hold in this IFC version (with --kind home: what it lacks)")
     cmd.add_argument("--grep", metavar="TEXT", help="only facts whose id, note, definition or values contain TEXT "
                                                     "(any case)")
     cmd.add_argument("--id", dest="fact_id", metavar="ID", help="one fact by its id")
     cmd.add_argument("--json", action="store_true", help="JSON Lines, one fact a line, every field")
 
 
-def selected(kind: str | None, version: str | None, grep: str | None, fact_id: str | None) -> tuple[Fact, ...]:
-    found = catalogue().select(kind, version, grep)
+def selected(kind: str | None, version: str | None, grep: str | None, fact_id: str | None,
+             absent: str | None = None) -> tuple[Fact, ...]:
+    found = catalogue().select(kind, version, grep, absent)
     return tuple(f for f in found if f.id == fact_id) if fact_id else found
 
 
@@ -73,7 +77,7 @@ def json_lines(facts: tuple[Fact, ...]) -> str:
 
 
 def run(args) -> int:
-    facts = selected(args.kind, args.version, args.grep, args.fact_id)
+    facts = selected(args.kind, args.version, args.grep, args.fact_id, args.absent)
     if facts:
         try:
             print(json_lines(facts) if args.json else table(facts))

@@ -59,11 +59,14 @@ class Catalogue:
         return tuple(f for f in found if (version is None or version in f.versions)
                      and (kind is None or f.kind == kind))
 
-    def select(self, kind: str | None = None, version: str | None = None, grep: str | None = None) -> tuple[Fact, ...]:
-        """Facts of a kind, holding in a version, whose text contains `grep` (ignoring case)."""
+    def select(self, kind: str | None = None, version: str | None = None, grep: str | None = None,
+               absent: str | None = None) -> tuple[Fact, ...]:
+        """Facts of a kind, holding in `version`, not holding in `absent` (what a version lacks), whose text
+        contains `grep` (ignoring case)."""
         needle = (grep or "").lower()
         return tuple(f for f in self.facts if (kind is None or f.kind == kind)
                      and (version is None or version in f.versions)
+                     and (absent is None or absent not in f.versions)
                      and (not needle or needle in f.text().lower()))
 
     def definition(self, version: str, name: str) -> str | None:

@@ -175,6 +175,8 @@ def test_catalogue_api(cat):
     assert kind_of("nothing:here") == ""
     assert {f.id for f in cat.lookup("pset_condition")} >= {"home:pset:Pset_Condition"}
     assert all("IFC2X3" in f.versions for f in cat.select(kind="enum", version="IFC2X3"))
+    lacking = {f.id for f in cat.select(kind="home", absent="IFC2X3")}
+    assert "home:pset:Pset_Condition" in lacking and "home:pset:Pset_SpaceThermalRequirements" not in lacking
     assert cat.select(grep="LIGHTDOME") and all("lightdome" in f.text().lower() for f in cat.select(grep="LIGHTDOME"))
     assert cat.definition("IFC4", "Pset_WindowCommon.GlazingAreaFraction").startswith("Fraction of the glazing area")
     assert cat.definition("IFC4", "Pset_NoSuchSet.Nothing") is None
