@@ -24,7 +24,7 @@ from idsbench.dataset.cli import main
 
 def __getattr__(name: str):
     # Resolved on first use, as in idsbench.dataset: `facts` runs without importing `datasets`.
-    return _dataset.resolve(name)
+    return getattr(_dataset, name)
 
 
 if __name__ == "__main__":

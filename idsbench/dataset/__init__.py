@@ -4,7 +4,9 @@ quality gates (gates) and their commands (cli). `ishigaki_ids_bench.py` is the f
 
 Names are imported on first use, so that a command that needs none of them (`facts`) does not pay for
 importing `datasets`."""
+import sys
 from importlib import import_module
+from types import ModuleType
 
 _HOMES = {
     "build": ("BuildError", "build", "build_records", "card_yaml", "composition_of", "hub_yaml", "record_of",
@@ -15,6 +17,9 @@ _HOMES = {
                "INPUT_FORMATS", "LANGUAGES", "OFFICIAL_HUB_ID", "SPLIT", "TURN_TYPES", "Config", "validate_record"),
 }
 _WHERE = {name: module for module, names in _HOMES.items() for name in names}
+# Functions named like their submodule: importing the submodule binds the module to the package's
+# attribute, so the package answers these names itself.
+_SHADOWED = frozenset({"build", "load"})
 
 __all__ = ["BuildError", "CONFIGS", "CORE_FIELDS", "CheckReport", "Config", "DEFAULT_CONFIG", "DERIVED_FIELDS",
            "DOMAINS", "FEATURES", "IFC_VERSIONS", "INPUT_FORMATS", "LANGUAGES", "OFFICIAL_HUB_ID", "SPLIT",
@@ -23,8 +28,7 @@ __all__ = ["BuildError", "CONFIGS", "CORE_FIELDS", "CheckReport", "Config", "DEF
 
 
 def resolve(name: str):
-    """A public name, from its module (`build` and `load` are also submodules: importing one binds the
-    module to the package, so the front door asks here rather than reading the package's attribute)."""
+    """A public name, imported from its module."""
     if name == "check":
         return resolve("run_checks")
     if name not in _WHERE:
@@ -34,5 +38,16 @@ def resolve(name: str):
 
 def __getattr__(name: str):
     value = resolve(name)
-    globals()[name] = value
+    if name not in _SHADOWED:
+        globals()[name] = value
     return value
+
+
+class _Package(ModuleType):
+    def __getattribute__(self, name: str):
+        if name in _SHADOWED:
+            return resolve(name)
+        return super().__getattribute__(name)
+
+
+sys.modules[__name__].__class__ = _Package

@@ -180,3 +180,11 @@ def test_skills_name_the_trap_kinds(checkout):
     skills = next(r["skills"] for r in rows if r["id"] == "s004-en")
     assert {"trap-predefined-type", "trap-unit", "trap-data-type"} <= set(skills)
     assert not any(s.startswith("trap-") for r in rows if r["id"] != "s004-en" for s in r["skills"])
+
+
+def test_the_package_names_its_functions_after_their_modules_are_imported():
+    import idsbench.dataset.build
+    import idsbench.dataset.load  # noqa: F401
+    from idsbench.dataset import build, load
+
+    assert callable(build) and callable(load) and build is bench.build and load is bench.load
