@@ -120,6 +120,7 @@ def test_a_multi_turn_version3_scenario_names_its_revision(checkout):
     ("Doors (IfcDoor) carry Pset_DoorCommon values.", ["IFC class IfcDoor", "set name Pset_DoorCommon"]),
     ("壁はプロパティセットではなく属性として記入", ["phrase 'プロパティセットではなく'", "phrase '属性として'"]),
     ("IDS Version: IFC4X3_ADD2\n\nKerbs must have a height.", []),
+    ("AssetTag | IfcIdentifier | – ; DesignLoad | IfcForceMeasure | kN", []),  # a data dictionary's types
 ])
 def test_steering_detector(text, found):
     assert steering_in(text) == sorted(found)
