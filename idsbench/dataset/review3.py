@@ -24,7 +24,9 @@ from .schema import LANGUAGES
 
 VERSION = 3
 MIN_TRAPS = 2
-JUDGEMENTS = ("model_error", "data_problem")
+# fixed_form: a miss only in a form the gold writes one way though neither the standard nor the published
+# prompt fixes it (docs/dataset-authoring.md, section 1): counted apart, never as a model error.
+JUDGEMENTS = ("model_error", "data_problem", "fixed_form")
 # What a revision may change; a revision that only adds a requirement is not enough on its own.
 REVISION_KINDS = {
     "version-upgrade": "the IFC version changes, and with it homes, types or values",
