@@ -36,13 +36,7 @@ EPILOG_SCORE = """examples:
 predictions file: one JSON object per line, {"id": "s001-en", "prediction": "<raw model output>"}
 (a null prediction is a failed generation and scores 0). Every problem of the file is listed before
 anything is written. Results already in --out from another command or file are kept unless --overwrite.
-exit codes: 0 done, 2 bad input"""
-EPILOG_AUDIT = """examples:
-  ids-bench audit my.ids
-  ids-bench audit data/scenarios --json
-  ids-bench audit --explain 103
-exit code: the validator's status number (0 Ok, 8 structure, 16 content, 24 both, 1 not an IDS;
-2 no files found, or bad options)"""
+exit codes: 0 done, 2 bad input (named on stderr), 130 interrupted (Ctrl-C)"""
 
 
 def cmd_score(args: argparse.Namespace) -> int:
@@ -76,7 +70,9 @@ def cmd_score(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="ids-bench", description="Ishigaki-IDS-Bench: generate, score, audit, "
-                                     "compare and publish IDS files written by language models.")
+                                     "compare and publish IDS files written by language models.",
+                                     epilog="Each command's --help lists its exit codes; every command exits 2 on "
+                                     "bad options and 130 when interrupted (Ctrl-C).")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     p = commands.add_parser("score", help="score a predictions file against the data",
@@ -95,8 +91,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_isolation(p)
     add_behaviour(p)
     p.set_defaults(func=cmd_score)
-    a = commands.add_parser("audit", help="audit IDS files like buildingSMART's IDS-Audit-tool (Stage 1)",
-                            epilog=EPILOG_AUDIT)
+    a = commands.add_parser("audit", help="audit IDS files like buildingSMART's IDS-Audit-tool (Stage 1)")
     configure_audit_parser(a)
     a.set_defaults(func=run_audit)
     register_harness_commands(commands)  # run, generate

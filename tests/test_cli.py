@@ -1,9 +1,10 @@
 """`ids-bench score`: outputs, table, and harness-input errors raised before writing."""
+import argparse
 import json
 
 import pytest
 
-from idsbench.cli import main
+from idsbench.cli import build_parser, main
 from idsbench.synthetic.documents import DOORS, WALLS, ids
 
 GOLD = ids(WALLS, DOORS)
@@ -125,3 +126,20 @@ def test_version_and_every_command_answers_help(capsys):
         with pytest.raises(SystemExit) as stop:
             main([command, "--help"])
         assert stop.value.code == 0 and "usage: ids-bench " + command in capsys.readouterr().out
+
+
+def commands(parser, words=()):
+    """(command words, parser) of every command and action under the umbrella parser."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                yield (*words, name), sub
+                yield from commands(sub, (*words, name))
+
+
+def test_every_command_documents_its_exit_codes():
+    found = dict(commands(build_parser()))
+    assert {("score",), ("audit",), ("run",), ("leaderboard", "build"), ("publish",), ("integrations",)} <= set(found)
+    for words, parser in found.items():
+        text = parser.format_help()
+        assert "exit code" in text and "130 interrupted" in text, words

@@ -3,7 +3,8 @@
 Each finding prints as one line in the tool's style (`fail: Error 103: …`), then
 `Completed with status: …`; a folder is searched recursively for `*.<extension>` and ends
 with `N files processed.`, and the codes found are listed with their meaning. The exit code
-is the status number (clamped to 255); a folder without such files is an error (2).
+is the status number (clamped to 255); a source that does not exist is the validator's NotFoundError (4),
+a folder without such files an error (2).
 """
 from __future__ import annotations
 
@@ -17,11 +18,32 @@ from typing import TextIO
 from idsbench.audit import audit
 from idsbench.options import add_audit_profile
 
-from .result import AuditResult, Finding, Status, status_text
+from .result import STATUS_NAMES, AuditResult, Finding, Status, status_text
 from .rules import RULES, explain, meaning
 
 _LEVEL_PREFIX = {"critical": "crit", "error": "fail", "warning": "warn", "info": "info"}
 _LEVEL_WORD = {"critical": "Error", "error": "Error", "warning": "Warning", "info": "Information"}
+# What each status bit tells the user (the names are the validator's, and read like exceptions).
+STATUS_WORDS = {
+    Status.NOT_IMPLEMENTED_ERROR: "not an IDS document",
+    Status.INVALID_OPTIONS_ERROR: "bad options, or no files to audit",
+    Status.NOT_FOUND_ERROR: "a file or folder not found",
+    Status.IDS_STRUCTURE_ERROR: "not well-formed XML, or not valid against the IDS schema",
+    Status.IDS_CONTENT_ERROR: "content errors: IFC names, values or cardinalities",
+    Status.UNHANDLED_ERROR: "not audited (too large, or too much regular-expression work)",
+}
+NOT_FOUND = "no such file or folder"
+EXAMPLES = """examples:
+  ids-bench audit my.ids
+  ids-bench audit data/scenarios --json
+  ids-bench audit --explain 103"""
+
+
+def exit_codes_help() -> str:
+    """The exit codes, from the status table: the audit exits with the validator's status number."""
+    bits = "\n".join(f"  {int(flag):>3} {words} ({STATUS_NAMES[flag]})" for flag, words in STATUS_WORDS.items())
+    return (f"exit code: the validator's status number, 0 Ok, else the sum of the bits found (24 = 8 + 16;\n"
+            f"a folder or several files: every bit any of them has):\n{bits}\n  130 interrupted (Ctrl-C; stderr says so, which tells it from 128 + 2)")
 
 
 def _code(value: str) -> int:
@@ -35,6 +57,7 @@ def configure_parser(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
                      "Findings print in the tool's style, then the status; folders are searched recursively;\n"
                      "the codes found are listed with their meaning.")
     p.formatter_class = argparse.RawDescriptionHelpFormatter
+    p.epilog = f"{EXAMPLES}\n{exit_codes_help()}"
     p.add_argument("source", nargs="*", help="IDS file(s) or folder(s) to audit")
     p.add_argument("--explain", type=_code, metavar="CODE",
                    help="print what a code means, the checks that raise it and an example document, then exit")
@@ -83,6 +106,13 @@ def _json_row(path: Path, result: AuditResult) -> dict:
     return row
 
 
+def _missing_row(source: str, profile: str) -> dict:
+    """The --json line of a source that does not exist: the shape of a file's, with the reason."""
+    status = Status.NOT_FOUND_ERROR
+    return {"file": source, "status": int(status), "status_text": status_text(status), "profile": profile,
+            "findings": [], "error": NOT_FOUND}
+
+
 def _report(path: Path, result: AuditResult, args: argparse.Namespace, out: TextIO) -> None:
     if args.json:
         out.write(json.dumps(_json_row(path, result), ensure_ascii=False) + "\n")
@@ -96,7 +126,9 @@ def _run_source(source: str, args: argparse.Namespace, out: TextIO, codes: set[i
     path = Path(source)
     files = [path] if path.is_file() else _files(path, args.extension) if path.is_dir() else None
     if files is None:
-        sys.stderr.write(f"fail: Invalid input source '{source}'\n")
+        sys.stderr.write(f"fail: Invalid input source '{source}' ({NOT_FOUND})\n")
+        if args.json:
+            out.write(json.dumps(_missing_row(source, args.audit_profile), ensure_ascii=False) + "\n")
         return int(Status.NOT_FOUND_ERROR)
     if not files:  # the tool says "0 files processed ... Ok": a typo in a path would look like a pass
         sys.stderr.write(f"error: no .{args.extension.lstrip('.')} files found in {source} (searched "

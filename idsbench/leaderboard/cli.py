@@ -19,13 +19,14 @@ EPILOG_COMPARE = """examples:
   ids-bench compare results/a.json results/b.json --metric facet_f1 --metric content --json
 A and B are run folders (summary.json + results.jsonl) or results files, on the same example ids.
 Per metric: A − B with a paired-bootstrap interval and a two-sided sign-flip permutation test.
-exit codes: 0 done, 2 bad input (unreadable file, different example ids)"""
+exit codes: 0 done, 2 bad input (unreadable file, different example ids), 130 interrupted (Ctrl-C)"""
 
 EPILOG_FAILURES = """examples:
   ids-bench failures runs/my-model
   ids-bench failures runs/my-model --json > failures.json
   ids-bench failures results/my-model.json            # audit tallies only (no predictions)
-Facet blocks missed/spurious need the raw outputs: RUN/predictions.jsonl (or --predictions) and the data."""
+Facet blocks missed/spurious need the raw outputs: RUN/predictions.jsonl (or --predictions) and the data.
+exit codes: 0 done, 2 bad input (an unreadable run, results or predictions file), 130 interrupted (Ctrl-C)"""
 
 EPILOG_BOARD = """examples:
   ids-bench leaderboard results runs/my-model --out results/my-model.json
@@ -33,14 +34,17 @@ EPILOG_BOARD = """examples:
   ids-bench leaderboard build results/ --out site/ --sort content
   ids-bench leaderboard hub-formats results/my-model.json --dataset-id org/ishigaki-ids-bench --out hub/
 build writes site/index.html (self-contained), site/board.md and site/board.json; results whose signature
-differs from the board's are listed as rejected, with the reason."""
+differs from the board's are listed as rejected, with the reason (the build still exits 0).
+exit codes: 0 done, 2 bad input (an unreadable run folder, results file or folder), 130 interrupted (Ctrl-C)"""
 
 EPILOG_PUBLISH = """examples:
   ids-bench publish dataset --repo-id org/ishigaki-ids-bench --dry-run
   ids-bench publish metric --repo-id org/ids_metric
   ids-bench publish leaderboard --repo-id org/ids-bench-leaderboard --results-dir results/
 The token comes from HF_TOKEN or `hf auth login`; HF_ENDPOINT selects another Hub.
---dry-run prints exactly the files that would be uploaded and sends nothing."""
+--dry-run prints exactly the files that would be uploaded and sends nothing.
+exit codes: 0 uploaded (or listed, with --dry-run), 1 the upload failed (the Hub's error is shown),
+2 bad input (no checkout, missing files), 130 interrupted (Ctrl-C)"""
 
 EPILOG_SUBMISSION = """examples:
   ids-bench submission check submissions/acme-model
@@ -48,7 +52,8 @@ EPILOG_SUBMISSION = """examples:
 A submission folder holds predictions.jsonl ({"id", "prediction"} per line, one per example) and
 metadata.json ({"model", "endpoint", "sampling", "prompt": {"text" | "sha256"}, …}); see the README,
 "Submitting results".
-exit codes: 0 ok, 1 the submission has problems (listed), 2 bad input"""
+exit codes: 0 ok, 1 the submission has problems (listed), 2 bad input (options, our own data),
+130 interrupted (Ctrl-C)"""
 
 
 def _bootstrap_args(parser: argparse.ArgumentParser) -> None:
@@ -63,7 +68,7 @@ def _settings(args: argparse.Namespace):
     try:
         return Bootstrap(args.resamples, args.seed, args.confidence)
     except ValueError as exc:
-        raise SystemExit(f"error: {exc}") from exc
+        raise InputError(f"{exc} (--resamples >= 1, --seed >= 0, 0 < --confidence < 1)") from exc
 
 
 def _emit(document: dict | None, text: str, as_json: bool) -> None:
@@ -163,7 +168,8 @@ def cmd_publish(args: argparse.Namespace) -> int:
         plan = publish.metric_plan(args.repo_id, root)
     else:
         if args.results_dir is None:
-            raise SystemExit("error: publish leaderboard needs --results-dir")
+            raise InputError("publish leaderboard needs --results-dir (the folder of results files the page is "
+                             "built from)")
         plan = publish.leaderboard_plan(args.repo_id, args.results_dir)
     print(publish.describe(plan))
     if args.dry_run:

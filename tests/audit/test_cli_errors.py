@@ -1,10 +1,14 @@
-"""The audit command's input errors: a folder without .ids files is exit 2, not "0 files processed ... Ok";
+"""The audit command's input errors: a folder without .ids files is exit 2, not "0 files processed ... Ok"; a
+missing file is the validator's NotFoundError (4), also as a JSON line; the help lists every exit code;
 an XML syntax error names its position once (lxml's message, then the position, then the position again
 was the old text)."""
+import json
+
 import pytest
 
 from idsbench.audit import audit
-from idsbench.audit.cli import format_finding
+from idsbench.audit.cli import STATUS_WORDS, format_finding
+from idsbench.audit.result import STATUS_NAMES
 from idsbench.cli import main
 from tests.support.smalldata import GOLD, IDS
 
@@ -28,3 +32,24 @@ def test_an_xml_syntax_error_names_its_position_once(document):
     text = format_finding(finding)
     assert finding.line and finding.column and ", line " not in finding.message
     assert text.endswith(f" (line {finding.line}, column {finding.column})") and text.count("column") == 1
+
+
+@pytest.mark.parametrize("json_flag", [[], ["--json"]], ids=["text", "json"])
+def test_a_missing_file_is_not_found_in_text_and_json(tmp_path, capsys, json_flag):
+    missing = tmp_path / "nope.ids"
+    assert main(["audit", str(missing), *json_flag]) == 4
+    captured = capsys.readouterr()
+    assert f"Invalid input source '{missing}' (no such file or folder)" in captured.err
+    if json_flag:
+        row = json.loads(captured.out)
+        assert row["file"] == str(missing) and row["status"] == 4 and row["status_text"] == "NotFoundError"
+        assert row["findings"] == [] and row["error"] == "no such file or folder"
+
+
+def test_audit_help_lists_every_exit_code(capsys):
+    with pytest.raises(SystemExit):
+        main(["audit", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    for flag, words in STATUS_WORDS.items():
+        assert f"{int(flag)} {words} ({STATUS_NAMES[flag]})" in text
+    assert "0 Ok" in text and "130 interrupted" in text
