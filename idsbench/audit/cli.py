@@ -1,8 +1,8 @@
 """`audit` subcommand: audit IDS files or folders like `ids-tool audit`, or explain a code.
 
 Each finding prints as one line in the tool's style (`fail: Error 103: …`), then
-`Completed with status: …`; a folder is searched recursively for `*.<extension>` and ends
-with `N files processed.`, and the codes found are listed with their meaning. The exit code
+`Completed with status: …` and what the status means in words; a folder is searched recursively for
+`*.<extension>` and ends with `N files processed.`, and the codes found are listed with their meaning. The exit code
 is the status number (clamped to 255); a source that does not exist is the validator's NotFoundError (4),
 a folder without such files an error (2).
 """
@@ -37,6 +37,12 @@ EXAMPLES = """examples:
   ids-bench audit my.ids
   ids-bench audit data/scenarios --json
   ids-bench audit --explain 103"""
+
+
+def status_line(status: int) -> str:
+    """`NotImplementedError (not an IDS document)`: the validator's name, then what it means."""
+    words = [w for flag, w in STATUS_WORDS.items() if status & flag]
+    return status_text(status) + (f" ({'; '.join(words)})" if words else "")
 
 
 def exit_codes_help() -> str:
@@ -142,7 +148,7 @@ def _run_source(source: str, args: argparse.Namespace, out: TextIO, codes: set[i
         status |= result.status
     if not args.json:
         processed = f"{len(files)} files processed.\n" if path.is_dir() else ""
-        out.write(f"{processed}Completed with status: {status_text(status)}.\n")
+        out.write(f"{processed}Completed with status: {status_line(status)}.\n")
     return status
 
 

@@ -53,3 +53,14 @@ def test_audit_help_lists_every_exit_code(capsys):
     for flag, words in STATUS_WORDS.items():
         assert f"{int(flag)} {words} ({STATUS_NAMES[flag]})" in text
     assert "0 Ok" in text and "130 interrupted" in text
+
+
+NOT_IDS = {"empty": b"", "binary": b"\x00\x01\x02\xff binary", "junk": b"junk text\n", "json": b'{"a": 1}'}
+
+
+@pytest.mark.parametrize("content", NOT_IDS.values(), ids=NOT_IDS.keys())
+def test_a_file_that_is_not_an_ids_says_so_in_words(tmp_path, capsys, content):
+    (tmp_path / "x.ids").write_bytes(content)
+    assert main(["audit", str(tmp_path / "x.ids")]) == 1
+    last = capsys.readouterr().out.splitlines()[-1]
+    assert last == "Completed with status: NotImplementedError (not an IDS document)."
