@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TextIO
 
 from idsbench.audit import audit
+from idsbench.extract import extract_candidate
 from idsbench.options import add_audit_profile
 
 from .result import STATUS_NAMES, AuditResult, Finding, Status, status_text
@@ -36,6 +37,8 @@ NOT_FOUND = "no such file or folder"
 EXAMPLES = """examples:
   ids-bench audit my.ids
   ids-bench audit data/scenarios --json
+  ids-bench audit --extract raw-output.txt           # a model's whole answer, audited as the scorer reads it
+  ids-bench audit --extract outputs/ -e txt
   ids-bench audit --explain 103"""
 
 
@@ -73,6 +76,9 @@ def configure_parser(p: argparse.ArgumentParser) -> argparse.ArgumentParser:
                    help="'custom' reproduces `ids-tool audit -x ids.xsd` (no schemaLocation probe)")
     p.add_argument("-e", "--extension", default="ids", help="file extension searched in folders")
     p.add_argument("-c", "--omit-content", action="store_true", help="skip the content audit (XSD only)")
+    p.add_argument("--extract", action="store_true",
+                   help="the files are raw model outputs (UTF-8 text): audit what the scorer audits, with <think> "
+                        "spans removed and only the body of the first fenced block, written out as UTF-8")
     return p
 
 
@@ -100,9 +106,16 @@ def _files(folder: Path, extension: str) -> list[Path]:
     return sorted(found, key=lambda p: str(p.resolve()))
 
 
+def as_scored(raw: bytes) -> bytes:
+    """A raw model output as the scorer audits it: the extracted candidate, as the UTF-8 file the
+    published harness writes for the validator. UnicodeDecodeError when the output is not UTF-8 text."""
+    return (extract_candidate(raw.decode("utf-8-sig")) + "\n").encode("utf-8")
+
+
 def _audit_file(path: Path, args: argparse.Namespace) -> AuditResult:
-    return audit(path.read_bytes(), args.audit_profile, custom_xsd=args.xsd_mode == "custom",
-                 omit_content=args.omit_content)
+    data = path.read_bytes()
+    return audit(as_scored(data) if args.extract else data, args.audit_profile,
+                 custom_xsd=args.xsd_mode == "custom", omit_content=args.omit_content)
 
 
 def _json_row(path: Path, result: AuditResult) -> dict:
@@ -123,7 +136,8 @@ def _report(path: Path, result: AuditResult, args: argparse.Namespace, out: Text
     if args.json:
         out.write(json.dumps(_json_row(path, result), ensure_ascii=False) + "\n")
         return
-    out.write(f"Auditing file: `{path.resolve()}`.\n")
+    extracted = " (the candidate extracted from it: lines are the candidate's)" if args.extract else ""
+    out.write(f"Auditing file: `{path.resolve()}`{extracted}.\n")
     for finding in result.findings:
         out.write(format_finding(finding) + "\n")
 
@@ -142,7 +156,13 @@ def _run_source(source: str, args: argparse.Namespace, out: TextIO, codes: set[i
         return int(Status.INVALID_OPTIONS_ERROR)
     status = 0
     for file in files:
-        result = _audit_file(file, args)
+        try:
+            result = _audit_file(file, args)
+        except UnicodeDecodeError as exc:  # only with --extract: the bytes alone are audited as they are
+            sys.stderr.write(f"error: {file}: --extract reads model outputs as UTF-8 text, and this file is not "
+                             f"(byte {exc.start}); audit it without --extract\n")
+            status |= Status.INVALID_OPTIONS_ERROR
+            continue
         _report(file, result, args, out)
         codes.update(result.codes)
         status |= result.status

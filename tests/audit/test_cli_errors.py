@@ -64,3 +64,33 @@ def test_a_file_that_is_not_an_ids_says_so_in_words(tmp_path, capsys, content):
     assert main(["audit", str(tmp_path / "x.ids")]) == 1
     last = capsys.readouterr().out.splitlines()[-1]
     assert last == "Completed with status: NotImplementedError (not an IDS document)."
+
+
+GOOD = GOLD[IDS[0]]
+RAW_OUTPUTS = {  # raw model outputs: the scorer extracts think spans and the first fence
+    "fenced": f"Here is the IDS:\n```xml\n{GOOD}\n```\nAnything else?",
+    "thinking": f"<think>maybe ```xml <junk/>```</think>\n```ids\n{GOOD}```",
+    "bare": GOOD,
+    "truncated in a fence": f"```xml\n{GOOD[:300]}\n```",
+    "fence without a close": f"```xml\n{GOOD}",
+    "a think span only": "<think>no answer</think>",
+}
+
+
+@pytest.mark.parametrize("raw", RAW_OUTPUTS.values(), ids=RAW_OUTPUTS.keys())
+def test_extract_audits_raw_outputs_as_the_scorer_does(tmp_path, capsys, raw):
+    from idsbench.example import Reference
+    from idsbench.pipeline import evaluate_one, make_auditor
+
+    (tmp_path / "raw.txt").write_text(raw, encoding="utf-8")
+    status = evaluate_one(raw, Reference("x", GOOD, {}), make_auditor()).audit.status
+    scored = 1 if status is None else status  # an empty candidate is not audited by the scorer: not an IDS
+    assert main(["audit", "--extract", str(tmp_path / "raw.txt")]) == scored
+    if raw.startswith("Here"):
+        assert scored == 0 and main(["audit", str(tmp_path / "raw.txt")]) == 1
+
+
+def test_extract_refuses_a_file_that_is_not_text(tmp_path, capsys):
+    (tmp_path / "raw.txt").write_bytes(b"\xff\xfe<\x00i\x00")
+    assert main(["audit", "--extract", str(tmp_path / "raw.txt")]) == 2
+    assert "is not (byte 0); audit it without --extract" in capsys.readouterr().err
