@@ -19,20 +19,11 @@ from idsbench.audit import audit
 from idsbench.extract import extract_candidate
 from idsbench.options import add_audit_profile
 
-from .result import STATUS_NAMES, AuditResult, Finding, Status, status_text
+from .result import STATUS_NAMES, STATUS_WORDS, AuditResult, Finding, Status, status_line, status_text
 from .rules import RULES, explain, meaning
 
 _LEVEL_PREFIX = {"critical": "crit", "error": "fail", "warning": "warn", "info": "info"}
 _LEVEL_WORD = {"critical": "Error", "error": "Error", "warning": "Warning", "info": "Information"}
-# What each status bit tells the user (the names are the validator's, and read like exceptions).
-STATUS_WORDS = {
-    Status.NOT_IMPLEMENTED_ERROR: "not an IDS document",
-    Status.INVALID_OPTIONS_ERROR: "bad options, or no files to audit",
-    Status.NOT_FOUND_ERROR: "a file or folder not found",
-    Status.IDS_STRUCTURE_ERROR: "not well-formed XML, or not valid against the IDS schema",
-    Status.IDS_CONTENT_ERROR: "content errors: IFC names, values or cardinalities",
-    Status.UNHANDLED_ERROR: "not audited (too large, or too much regular-expression work)",
-}
 NOT_FOUND = "no such file or folder"
 EXAMPLES = """examples:
   ids-bench audit my.ids
@@ -40,12 +31,6 @@ EXAMPLES = """examples:
   ids-bench audit --extract raw-output.txt           # a model's whole answer, audited as the scorer reads it
   ids-bench audit --extract outputs/ -e txt
   ids-bench audit --explain 103"""
-
-
-def status_line(status: int) -> str:
-    """`NotImplementedError (not an IDS document)`: the validator's name, then what it means."""
-    words = [w for flag, w in STATUS_WORDS.items() if status & flag]
-    return status_text(status) + (f" ({'; '.join(words)})" if words else "")
 
 
 def exit_codes_help() -> str:

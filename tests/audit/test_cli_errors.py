@@ -7,8 +7,8 @@ import json
 import pytest
 
 from idsbench.audit import audit
-from idsbench.audit.cli import STATUS_WORDS, format_finding
-from idsbench.audit.result import STATUS_NAMES
+from idsbench.audit.cli import format_finding
+from idsbench.audit.result import STATUS_NAMES, STATUS_WORDS
 from idsbench.cli import main
 from tests.support.smalldata import GOLD, IDS
 
