@@ -7,6 +7,7 @@ import tempfile
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("HF_EVALUATE_OFFLINE", "1")
 os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
+os.environ.setdefault("IDS_BENCH_PYPI_URL", "http://127.0.0.1:9")  # `publish metric` never asks the real PyPI
 CREATED: list[str] = []  # the folders made here, removed when the session ends
 
 

@@ -42,6 +42,8 @@ EPILOG_PUBLISH = """examples:
   ids-bench publish metric --repo-id org/ids_metric
   ids-bench publish leaderboard --repo-id org/ids-bench-leaderboard --results-dir results/
 The token comes from HF_TOKEN or `hf auth login`; HF_ENDPOINT selects another Hub.
+publish metric checks on PyPI that the Space's requirements.txt can install (IDS_BENCH_PYPI_URL: a mirror)
+and warns when it cannot.
 --dry-run prints exactly the files that would be uploaded and sends nothing.
 exit codes: 0 uploaded (or listed, with --dry-run), 1 the upload failed (the Hub's error is shown),
 2 bad input (no checkout, missing files), 130 interrupted (Ctrl-C)"""
@@ -166,6 +168,8 @@ def cmd_publish(args: argparse.Namespace) -> int:
         plan = publish.dataset_plan(args.repo_id, root, include_sources=args.include_sources)
     elif args.target == "metric":
         plan = publish.metric_plan(args.repo_id, root)
+        for warning in publish.metric_warnings(root):
+            print(f"warning: {warning}", file=sys.stderr)
     else:
         if args.results_dir is None:
             raise InputError("publish leaderboard needs --results-dir (the folder of results files the page is "
