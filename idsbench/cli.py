@@ -100,8 +100,26 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def chosen_parser(parser: argparse.ArgumentParser, args: argparse.Namespace) -> argparse.ArgumentParser:
+    """The (sub)command parser that `args` went through, e.g. that of `submission check`."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction) and getattr(args, action.dest, None) in action.choices:
+            return chosen_parser(action.choices[getattr(args, action.dest)], args)
+    return parser
+
+
+def parse(argv: list[str] | None) -> argparse.Namespace:
+    """The arguments; an option the chosen command does not take is refused in that command's words
+    (argparse would name the umbrella command only)."""
+    parser = build_parser()
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        chosen_parser(parser, args).error(f"unrecognized arguments: {' '.join(extra)}")
+    return args
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    args = parse(argv)
     try:
         return args.func(args)
     except InputError as exc:

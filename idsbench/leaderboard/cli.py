@@ -158,29 +158,36 @@ def cmd_hub_formats(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_publish(args: argparse.Namespace) -> int:
+def _checkout(args: argparse.Namespace) -> Path:
+    root = args.root or find_checkout()
+    if root is None:
+        raise InputError(f"publish {args.target} needs a checkout: run it inside one, or give --root")
+    return root
+
+
+def _publish_plan(args: argparse.Namespace):
     from . import publish  # noqa: PLC0415
 
-    root = args.root or find_checkout()
-    if root is None and args.target != "leaderboard":
-        raise InputError("publish dataset|metric needs a checkout: run it inside one, or give --root")
     if args.target == "dataset":
-        plan = publish.dataset_plan(args.repo_id, root, include_sources=args.include_sources)
-    elif args.target == "metric":
-        plan = publish.metric_plan(args.repo_id, root)
+        return publish.dataset_plan(args.repo_id, _checkout(args), include_sources=args.include_sources)
+    if args.target == "metric":
+        root = _checkout(args)
         for warning in publish.metric_warnings(root):
             print(f"warning: {warning}", file=sys.stderr)
-    else:
-        if args.results_dir is None:
-            raise InputError("publish leaderboard needs --results-dir (the folder of results files the page is "
-                             "built from)")
-        plan = publish.leaderboard_plan(args.repo_id, args.results_dir)
-    print(publish.describe(plan))
+        return publish.metric_plan(args.repo_id, root)
+    return publish.leaderboard_plan(args.repo_id, args.results_dir)
+
+
+def cmd_publish(args: argparse.Namespace) -> int:
+    from .publish import describe, push  # noqa: PLC0415
+
+    plan = _publish_plan(args)
+    print(describe(plan))
     if args.dry_run:
         print("dry run: nothing uploaded")
         return 0
     try:
-        info = publish.push(plan, private=args.private or None)
+        info = push(plan, private=args.private or None)
     except Exception as exc:  # noqa: BLE001  (network/auth/Hub errors: one clear line, non-zero exit)
         print(f"error: publishing to {args.repo_id} failed: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 1
@@ -252,24 +259,48 @@ def register_leaderboard_commands(commands) -> None:
     p.add_argument("--out", type=Path, default=Path("hub"), help="output folder (default: %(default)s)")
     p.set_defaults(func=cmd_hub_formats)
 
-    p = commands.add_parser("publish", help="push the dataset, metric Space or leaderboard Space to the Hub",
-                            epilog=EPILOG_PUBLISH, formatter_class=RAW)
-    p.add_argument("target", choices=("dataset", "metric", "leaderboard"))
-    p.add_argument("--repo-id", required=True, help="ORG/NAME on the Hub")
-    p.add_argument("--dry-run", action="store_true", help="list the files that would be uploaded; send nothing")
-    p.add_argument("--results-dir", type=Path, help="results files for the leaderboard")
-    p.add_argument("--include-sources", action="store_true", help="dataset: also upload data/scenarios/")
-    p.add_argument("--private", action="store_true", help="create the repo private")
-    p.add_argument("--root", type=Path, help="checkout to publish from (default: the one you are in)")
-    p.set_defaults(func=cmd_publish)
+    _register_publish(commands)
+    _register_submission(commands)
 
-    p = commands.add_parser("submission", help="check or re-score an outside submission",
-                            epilog=EPILOG_SUBMISSION, formatter_class=RAW)
-    p.add_argument("action", choices=("check", "rescore"))
+
+# Each target and action takes only the options it uses: an option that would be ignored is refused.
+PUBLISH_TARGETS = {"dataset": "the data files, the card and eval.yaml, as a dataset repo",
+                   "metric": "the ids_metric/ folder, as a Space", "leaderboard": "the leaderboard page, as a Space"}
+
+
+def _register_publish(commands) -> None:
+    publish = commands.add_parser("publish", help="push the dataset, metric Space or leaderboard Space to the Hub",
+                                  epilog=EPILOG_PUBLISH, formatter_class=RAW)
+    targets = publish.add_subparsers(dest="target", required=True, metavar="TARGET")
+    for target, what in PUBLISH_TARGETS.items():
+        p = targets.add_parser(target, help=what, epilog=EPILOG_PUBLISH, formatter_class=RAW)
+        p.add_argument("--repo-id", required=True, help="ORG/NAME on the Hub")
+        p.add_argument("--dry-run", action="store_true", help="list the files that would be uploaded; send nothing")
+        p.add_argument("--private", action="store_true", help="create the repo private")
+        if target == "leaderboard":
+            p.add_argument("--results-dir", type=Path, required=True, help="the results files the page is built from")
+        else:
+            p.add_argument("--root", type=Path, help="checkout to publish from (default: the one you are in)")
+        if target == "dataset":
+            p.add_argument("--include-sources", action="store_true", help="also upload data/scenarios/")
+        p.set_defaults(func=cmd_publish)
+
+
+def _register_submission(commands) -> None:
+    submission = commands.add_parser("submission", help="check or re-score an outside submission",
+                                     epilog=EPILOG_SUBMISSION, formatter_class=RAW)
+    actions = submission.add_subparsers(dest="action", required=True, metavar="ACTION")
+    p = actions.add_parser("check", help="list every problem of a submission folder (scores nothing)",
+                           epilog=EPILOG_SUBMISSION, formatter_class=RAW)
     p.add_argument("folder", type=Path, help="submission folder (predictions.jsonl + metadata.json)")
-    p.add_argument("--out", type=Path, help="rescore: folder of the results file <model>.json (default: results/, "
-                   "the folder `leaderboard build` reads)")
-    p.add_argument("--overwrite", action="store_true", help="rescore: replace a results file of the same name")
+    add_data(p)
+    p.set_defaults(func=cmd_submission)
+    p = actions.add_parser("rescore", help="score a submission here and write its results file",
+                           epilog=EPILOG_SUBMISSION, formatter_class=RAW)
+    p.add_argument("folder", type=Path, help="submission folder (predictions.jsonl + metadata.json)")
+    p.add_argument("--out", type=Path, help="folder of the results file <model>.json (default: results/, the folder "
+                   "`leaderboard build` reads)")
+    p.add_argument("--overwrite", action="store_true", help="replace a results file of the same name")
     add_data(p)
     add_audit_profile(p)
     _bootstrap_args(p)
