@@ -17,6 +17,7 @@ RAW = argparse.RawDescriptionHelpFormatter
 EPILOG_COMPARE = """examples:
   ids-bench compare runs/model-a runs/model-b
   ids-bench compare results/a.json results/b.json --metric facet_f1 --metric content --json
+  ids-bench compare runs/model-a runs/model-b --metric behaviour     # both scored with --behaviour
 A and B are run folders (summary.json + results.jsonl) or results files, on the same example ids.
 Per metric: A − B with a paired-bootstrap interval and a two-sided sign-flip permutation test.
 exit codes: 0 done, 2 bad input (unreadable file, different example ids), 130 interrupted (Ctrl-C)"""
@@ -85,7 +86,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
     settings = _settings(args)
     comparison = compare_runs(load_any(args.a, settings), load_any(args.b, settings), settings,
-                              metrics=args.metric or PAPER_METRICS, permutations=args.permutations)
+                              metrics=args.metric, permutations=args.permutations)
     _emit(comparison.to_json(), format_comparison(comparison), args.json)
     return 0
 
@@ -217,7 +218,9 @@ def register_leaderboard_commands(commands) -> None:
                             epilog=EPILOG_COMPARE, formatter_class=RAW)
     p.add_argument("a", type=Path, help="run folder or results file A")
     p.add_argument("b", type=Path, help="run folder or results file B")
-    p.add_argument("--metric", action="append", choices=PAPER_METRICS, help="metric(s) to compare (default: all)")
+    p.add_argument("--metric", action="append", choices=(*PAPER_METRICS, "behaviour"),
+                   help="metric(s) to compare, each computed by both runs (default: all that both computed; "
+                        "behaviour: runs scored with --behaviour)")
     p.add_argument("--permutations", type=int, default=10000, help="sign-flip permutations (default: %(default)s)")
     p.add_argument("--json", action="store_true", help="print JSON")
     _bootstrap_args(p)
