@@ -14,6 +14,7 @@ from idsbench.locations import default_data
 
 MAX_LISTED = 20  # problems shown one a line; the rest are counted
 SNIFF_BYTES = 8192
+UTF8_BOM = b"\xef\xbb\xbf"
 # What a file that is not UTF-8 text usually is, by its first bytes.
 MAGIC = ((b"\xff\xfe", "UTF-16 text: save it as UTF-8"), (b"\xfe\xff", "UTF-16 text: save it as UTF-8"),
          (b"\x1f\x8b", "gzip-compressed: decompress it first"), (b"PK\x03\x04", "a zip archive: extract it first"))
@@ -50,17 +51,19 @@ def binary_problem(head: bytes) -> str | None:
 
 def scan_jsonl(path: Path, problems: list[str]) -> Iterator[tuple[int, int, Any]]:
     """(line number, byte offset, object) for each non-blank line, read one line at a time; each
-    malformed line is added to `problems`. A file that is not text at all raises at once.
+    malformed line is added to `problems`. A file that is not text at all raises at once; a UTF-8
+    byte order mark (Windows editors write one) is skipped.
 
     Lines end at "\n" only: JSON text may hold U+2028, U+0085 or form feeds unescaped (writers
     with ensure_ascii=False leave them), and `str.splitlines` would cut a model output there."""
     try:
         with open(path, "rb") as handle:
-            binary = binary_problem(handle.read(SNIFF_BYTES))
+            head = handle.read(SNIFF_BYTES)
+            binary = binary_problem(head)
             if binary:
                 raise InputError(f"{path}: {binary}")
-            handle.seek(0)
-            offset = 0
+            offset = len(UTF8_BOM) if head.startswith(UTF8_BOM) else 0
+            handle.seek(offset)
             for number, line in enumerate(handle, start=1):
                 start, offset = offset, offset + len(line)
                 row = _json_line(line, f"{path}:{number}", problems)
