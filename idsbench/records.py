@@ -178,8 +178,8 @@ def check_predictions(path: Path, reference_ids: Sequence[str], *, subset: bool 
     """({id: byte offset of its line}, every problem of the file), no output kept.
 
     With `subset`, the file may leave out ids (those present are scored); it must still hold at
-    least one, and no unknown ones. `missing_hint` follows the list of missing ids (what the
-    caller's user can do about them)."""
+    least one, and no unknown ones; an empty file is one problem, not one per missing id.
+    `missing_hint` follows the list of missing ids (what the caller's user can do about them)."""
     seen: dict[str, int] = {}
     named: set[str] = set()  # ids on a line, good or bad: a bad line is named once, not also as missing
     problems: list[str] = []
@@ -193,14 +193,15 @@ def check_predictions(path: Path, reference_ids: Sequence[str], *, subset: bool 
             problems.append(f"{path}:{number}: {problem}")
         else:
             seen[row["id"]] = offset
+    if not seen and not problems:  # no line at all: not one missing id per example of the data
+        return seen, [f"{path}: the file is empty: no predictions (one JSON object per line, "
+                      '{"id": "s001-en", "prediction": "<raw model output>"})']
     unknown = sorted(named - set(reference_ids))
     missing = [i for i in reference_ids if i not in named]
     if unknown:
         problems.append(f"{path}: ids not in the data: {_listed(unknown)}")
     if missing and not subset:
         problems.append(f"{path}: missing predictions for: {_listed(missing)}" + (missing_hint if seen else ""))
-    if subset and not seen and not problems:
-        problems.append(f"{path}: no predictions")
     return seen, problems
 
 
