@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from html import escape
 
-from idsbench.report.html import BREAKDOWN_LABELS, CELL_CSS, Series, charts, json_for_script
+from idsbench.report.html import (BREAKDOWN_LABELS, CELL_CSS, SIGNATURE_CSS, Series, charts, json_for_script,
+                                  signature_html)
 
 from .board import signature_flag
 from .stats import describe_intervals
@@ -19,7 +20,7 @@ from .stats import describe_intervals
 CSS = """
 body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:1rem 1.25rem;color:#222;max-width:1400px}
 h1{font-size:1.4rem;margin:0 0 .3rem} h2{font-size:1.1rem;margin:1.4rem 0 .4rem}
-.sig,code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.72rem;color:#555;overflow-wrap:anywhere}
+.sig,code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.72rem;color:#555} code{overflow-wrap:anywhere}
 table{border-collapse:collapse;width:100%;font-size:.85rem} th,td{padding:.3rem .3rem;border-bottom:1px solid #ddd;text-align:right} th{font-size:.8rem}
 th{background:#f4f4f4;cursor:pointer;user-select:none;position:sticky;top:0;vertical-align:bottom}
 th.sorted-asc::after{content:" ▲"} th.sorted-desc::after{content:" ▼"}
@@ -31,7 +32,7 @@ sup.ref{color:#a07d00;font-size:.65rem}
 .legend .key{margin-right:1rem;white-space:nowrap}
 .charts{display:flex;flex-wrap:wrap;gap:1rem} figure{margin:0} figcaption{font-size:.85rem;font-weight:600}
 ul.rejected li,ol.refnotes li{font-size:.82rem;white-space:pre-line}
-""" + CELL_CSS
+""" + CELL_CSS + SIGNATURE_CSS
 
 SCRIPT = r"""
 (function () {
@@ -225,7 +226,7 @@ def render_page(board: Mapping, title: str = "Ishigaki-IDS-Bench leaderboard") -
 <h1>{escape(title)}</h1>
 <p class="note">Scores in percent, sorted by {escape(board['labels'][board['sort']])}; {escape(ci)}. Click a column to sort.</p>
 <p class="note">Every ranked row is scored as this signature says (a row flags only a difference):
-<span class="sig" id="signature">{escape(board['signature'])}</span></p>
+{signature_html(board['signature'], "signature")}</p>
 <div class="controls"><label for="group">Show metadata group: </label><select id="group">{options}</select>
  <span class="note">showing <b id="shown">all examples</b></span></div>
 <table id="board"><thead>{_header(board)}</thead><tbody id="rows"></tbody>{_reference_heading(board)}<tbody id="refs" class="refs"></tbody></table>
