@@ -56,3 +56,25 @@ def test_leaderboard_at_1000_px(page, tmp_path):
     shot = page.screenshot(tmp_path / "leaderboard-1000.png")
     assert shot.stat().st_size > 30_000
     assert page.console == [] and outside_requests(page) == []
+
+
+SIGNATURE_LINES = """[...document.querySelectorAll('.sig')].map(sig => {
+  const parts = [...sig.querySelectorAll('.part')];
+  const line = Math.min(...parts.map(p => p.getBoundingClientRect().height));  // a part on one line
+  return {text: sig.textContent, split: parts.filter(p => p.getBoundingClientRect().height > 1.5 * line).length,
+          lines: new Set(parts.map(p => Math.round(p.getBoundingClientRect().top))).size,
+          right: Math.max(...parts.map(p => p.getBoundingClientRect().right))};
+})"""
+
+
+def test_signatures_break_only_after_a_pipe_at_800_px(tmp_path):
+    """At 800 px the signature takes several lines, each ending after a `|`, never inside a part (the old
+    pages cut `audit:ids-tool-1.0.96` or a hash anywhere), and it stays within the window."""
+    site = build_board(tmp_path)
+    with browser_at(800) as page:
+        for path in (site / "index.html", tmp_path / "rule-based" / "report.html"):
+            fresh(page, path)
+            (signature,) = page.evaluate(SIGNATURE_LINES)
+            assert signature["lines"] > 1 and signature["split"] == 0, (path.name, signature)
+            assert signature["text"].startswith("ids_metric:") and "|audit:" in signature["text"]
+            assert signature["right"] <= 800
