@@ -1,6 +1,6 @@
 """The leaderboard page in headless Chromium at 1,000 px: the common signature once, rows flag only a
-difference, one line per ranked row with its intervals, no horizontal scrolling, reference notes under the
-table. The screenshot stays in tmp_path."""
+difference, one line per ranked row with its intervals, no horizontal scrolling, the paper's figures in a
+titled table of their own below the ranking, with their notes. The screenshot stays in tmp_path."""
 import json
 
 import pytest
@@ -53,6 +53,14 @@ def test_leaderboard_at_1000_px(page, tmp_path):
     refs = page.evaluate("[...document.querySelectorAll('#refs tr')].map(r => r.getBoundingClientRect().height)")
     assert refs and max(refs) < 3 * line + 12  # reference names may wrap once; their notes sit under the table
     assert "FacetF1 84.8% multi-turn" in page.evaluate("document.querySelector('ol.refnotes').innerText")
+    # the paper's figures: a table of their own, below the ranking, under a title and a sentence saying why
+    assert page.evaluate("document.querySelectorAll('#board tr[data-reference]').length") == 0
+    assert page.evaluate("document.getElementById('references').getBoundingClientRect().top > "
+                         "document.getElementById('board').getBoundingClientRect().bottom")
+    heading = page.evaluate("document.getElementById('references').previousElementSibling.previousElementSibling"
+                            ".textContent")
+    note = page.evaluate("document.getElementById('references').previousElementSibling.textContent")
+    assert heading == "Reported in the paper, on other data" and "measured on the official release" in note
     shot = page.screenshot(tmp_path / "leaderboard-1000.png")
     assert shot.stat().st_size > 30_000
     assert page.console == [] and outside_requests(page) == []
