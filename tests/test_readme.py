@@ -80,3 +80,13 @@ def test_the_checkout_has_dataset_card_metadata(capfd):
     published, _ = split_front_matter((ROOT / "dataset_card.md").read_text(encoding="utf-8"))
     mine = card.data.to_dict()
     assert mine and all(published.get(key) == value for key, value in mine.items()), mine
+
+
+def test_ci_runs_the_readmes_test_command_and_install():
+    """CI must run the same install and test command the README gives (command 2)."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    command = next(line for line in readme.splitlines() if line.endswith("-m pytest") and "venv" in line)
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert "pip install -e '.[test]'" in command and "pip install --quiet -e '.[test]'" in ci
+    assert '"$work/newest/bin/python" -m pytest\n' in ci
+    assert "-r requirements.txt" in next(line for line in readme.splitlines() if line.endswith("ids-bench run"))
