@@ -18,6 +18,7 @@ from typing import TextIO
 from idsbench.audit import audit
 from idsbench.extract import extract_candidate
 from idsbench.options import add_audit_profile
+from idsbench.xmlparse import as_written
 
 from .result import STATUS_NAMES, STATUS_WORDS, AuditResult, Finding, Status, status_line, status_text
 from .rules import RULES, explain, meaning
@@ -91,10 +92,11 @@ def _files(folder: Path, extension: str) -> list[Path]:
     return sorted(found, key=lambda p: str(p.resolve()))
 
 
-def as_scored(raw: bytes) -> bytes:
-    """A raw model output as the scorer audits it: the extracted candidate, as the UTF-8 file the
-    published harness writes for the validator. UnicodeDecodeError when the output is not UTF-8 text."""
-    return (extract_candidate(raw.decode("utf-8-sig")) + "\n").encode("utf-8")
+def as_scored(raw: bytes) -> str:
+    """A raw model output as the scorer audits it: the extracted candidate, as the file the published
+    harness writes for the validator (a str is audited as that UTF-8 file). UnicodeDecodeError when the
+    output is not UTF-8 text."""
+    return as_written(extract_candidate(raw.decode("utf-8-sig")))
 
 
 def _audit_file(path: Path, args: argparse.Namespace) -> AuditResult:
