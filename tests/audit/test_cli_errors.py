@@ -67,6 +67,7 @@ def test_a_file_that_is_not_an_ids_says_so_in_words(tmp_path, capsys, content):
 
 
 GOOD = GOLD[IDS[0]]
+UTF16_DECLARED = GOOD.replace('encoding="UTF-8"', 'encoding="UTF-16"', 1)
 RAW_OUTPUTS = {  # raw model outputs: the scorer extracts think spans and the first fence
     "fenced": f"Here is the IDS:\n```xml\n{GOOD}\n```\nAnything else?",
     "thinking": f"<think>maybe ```xml <junk/>```</think>\n```ids\n{GOOD}```",
@@ -74,6 +75,7 @@ RAW_OUTPUTS = {  # raw model outputs: the scorer extracts think spans and the fi
     "truncated in a fence": f"```xml\n{GOOD[:300]}\n```",
     "fence without a close": f"```xml\n{GOOD}",
     "a think span only": "<think>no answer</think>",
+    "declares UTF-16": f"```xml\n{UTF16_DECLARED}\n```",  # unreadable once written out as UTF-8
 }
 
 
