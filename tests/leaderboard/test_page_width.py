@@ -29,14 +29,21 @@ def build_board(tmp_path):
     return site
 
 
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    """One board (and the three runs behind it, each with its report.html) for the tests of this module."""
+    folder = tmp_path_factory.mktemp("board")
+    return folder, build_board(folder)
+
+
 @pytest.fixture
 def page():
     with browser_at(WIDTH) as browser:
         yield browser
 
 
-def test_leaderboard_at_1000_px(page, tmp_path):
-    fresh(page, build_board(tmp_path) / "index.html")
+def test_leaderboard_at_1000_px(page, built, tmp_path):
+    fresh(page, built[1] / "index.html")
     assert page.evaluate("document.documentElement.scrollWidth") <= WIDTH  # no horizontal scrolling
     assert page.evaluate("[...document.querySelectorAll('#rows tr')].map(r => r.dataset.name)") == \
         ["gold", "rule-based", "copy-previous"]
@@ -75,12 +82,12 @@ SIGNATURE_LINES = """[...document.querySelectorAll('.sig')].map(sig => {
 })"""
 
 
-def test_signatures_break_only_after_a_pipe_at_800_px(tmp_path):
+def test_signatures_break_only_after_a_pipe_at_800_px(built):
     """At 800 px the signature takes several lines, each ending after a `|`, never inside a part (the old
     pages cut `audit:ids-tool-1.0.96` or a hash anywhere), and it stays within the window."""
-    site = build_board(tmp_path)
+    folder, site = built
     with browser_at(800) as page:
-        for path in (site / "index.html", tmp_path / "rule-based" / "report.html"):
+        for path in (site / "index.html", folder / "rule-based" / "report.html"):
             fresh(page, path)
             (signature,) = page.evaluate(SIGNATURE_LINES)
             assert signature["lines"] > 1 and signature["split"] == 0, (path.name, signature)
