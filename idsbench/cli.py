@@ -73,7 +73,8 @@ def build_parser() -> argparse.ArgumentParser:
     from idsbench.harness.cli import register_harness_commands  # noqa: PLC0415
     from idsbench.integrations.cli import register_integration_commands  # noqa: PLC0415
     from idsbench.leaderboard.cli import register_leaderboard_commands  # noqa: PLC0415
-    from idsbench.options import add_audit_profile, add_behaviour, add_data, add_isolation, add_progress  # noqa: PLC0415
+    from idsbench.options import (add_audit_profile, add_behaviour, add_data, add_isolation,  # noqa: PLC0415
+                                  add_progress)
 
     parser = argparse.ArgumentParser(prog="ids-bench", description="Ishigaki-IDS-Bench: generate, score, audit, "
                                      "compare and publish IDS files written by language models.",

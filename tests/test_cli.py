@@ -146,7 +146,8 @@ def test_every_command_documents_its_exit_codes():
 
 
 MEANINGLESS = [  # an option the command would ignore is refused, in that command's words
-    (["submission", "check", "folder", "--out", "x"], "ids-bench submission check: error: unrecognized arguments: --out x"),
+    (["submission", "check", "folder", "--out", "x"],
+     "ids-bench submission check: error: unrecognized arguments: --out x"),
     (["publish", "metric", "--repo-id", "a/b", "--include-sources"],
      "ids-bench publish metric: error: unrecognized arguments: --include-sources"),
     (["publish", "leaderboard", "--repo-id", "a/b", "--results-dir", "r", "--root", "."],

@@ -2,9 +2,9 @@
 
 Each finding prints as one line in the tool's style (`fail: Error 103: …`), then
 `Completed with status: …` and what the status means in words; a folder is searched recursively for
-`*.<extension>` and ends with `N files processed.`, and the codes found are listed with their meaning. The exit code
-is the status number (clamped to 255); a source that does not exist is the validator's NotFoundError (4),
-a folder without such files an error (2).
+`*.<extension>` and ends with `N files processed.`, and the codes found are listed with their meaning.
+The exit code is the status number (clamped to 255); a source that does not exist is the validator's
+NotFoundError (4), a folder without such files an error (2).
 """
 from __future__ import annotations
 
@@ -37,8 +37,9 @@ EXAMPLES = """examples:
 def exit_codes_help() -> str:
     """The exit codes, from the status table: the audit exits with the validator's status number."""
     bits = "\n".join(f"  {int(flag):>3} {words} ({STATUS_NAMES[flag]})" for flag, words in STATUS_WORDS.items())
-    return (f"exit code: the validator's status number, 0 Ok, else the sum of the bits found (24 = 8 + 16;\n"
-            f"a folder or several files: every bit any of them has):\n{bits}\n  130 interrupted (Ctrl-C; stderr says so, which tells it from 128 + 2)")
+    return ("exit code: the validator's status number, 0 Ok, else the sum of the bits found (24 = 8 + 16;\n"
+            f"a folder or several files: every bit any of them has):\n{bits}\n"
+            "  130 interrupted (Ctrl-C; stderr says so, which tells it from 128 + 2)")
 
 
 def _code(value: str) -> int:

@@ -229,7 +229,8 @@ def _shown(document: Document, limit: int = 2000) -> str:
 def explain(code: int) -> str:
     """What `ids-bench audit --explain CODE` prints."""
     found = RULES[code]
-    lines = [f"{code}: {found.meaning}", f"level: {found.level}; adds status: {status_line(found.status) if found.status else 'none'}",
+    adds = status_line(found.status) if found.status else "none"
+    lines = [f"{code}: {found.meaning}", f"level: {found.level}; adds status: {adds}",
              f"message: {found.template}", "checked in:" if found.checks else "checked in: nowhere",
              *(f"  - {check_words(check)}" for check in found.checks)]
     if found.failing is None:
