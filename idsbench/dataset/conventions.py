@@ -71,15 +71,22 @@ def _entity(f: Facet, versions: tuple[str, ...], edition: int) -> Iterator[str]:
             yield f"C4 {f.key}: {n!r} must be upper case"
 
 
-def _literals(f: Facet, kind: str) -> Iterator[str]:
+def _literals(f: Facet, kind: str, want: str | None) -> Iterator[str]:
+    """C8 on numeric literals; C7: the restriction base the audit expects for the data type (`want`, from
+    the vocabulary the audit reads: IFCCOUNTMEASURE is xs:integer there, though a NUMBER in IFC2X3/IFC4)."""
     value = f.value("value")
     if kind in ("integer", "real"):
         for lit in value.simple + value.enumeration + tuple(v for _, v in value.bounds):
             if not NUMBER_RE.match(lit):
                 yield f"C8 {f.key}: numeric literal {lit!r} not in shortest plain form"
-    want = {"integer": "xs:integer", "real": "xs:double", "string": "xs:string"}.get(kind)
     if value.base and want and value.base != want:
         yield f"C7 {f.key}: restriction base {value.base} for a {kind} type (want {want})"
+
+
+def _backing(data_type: str, version: str) -> str | None:
+    from idsbench.vocabulary.schema import schema_vocabulary
+
+    return schema_vocabulary(_SCHEMAS.get(version, "IFC4")).data_types.get(data_type) or None
 
 
 def _patterns(f: Facet) -> Iterator[str]:
@@ -105,7 +112,8 @@ def _facet(f: Facet, versions: tuple[str, ...], edition: int) -> Iterator[str]:
         if not data_type and f.attrib.get("cardinality") != "prohibited":
             yield f"C6 {f.key}: no dataType"
         elif data_type:
-            yield from _literals(f, underlying(data_type.upper(), versions[0] if versions else "IFC4"))
+            version = versions[0] if versions else "IFC4"
+            yield from _literals(f, underlying(data_type.upper(), version), _backing(data_type.upper(), version))
     if "instructions" in f.attrib:
         yield f"C11 {f.key}: instructions"
     yield from _patterns(f)
