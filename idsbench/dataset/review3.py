@@ -40,7 +40,7 @@ REVISION_KINDS = {
     "removed-requirement": "a requirement is withdrawn",
     "added-requirement": "a requirement is added (never alone)",
 }
-ROLE_ID = re.compile(r"^[a-z]+-[A-Za-z0-9]+$")
+ROLE_ID = re.compile(r"^[a-z]+(-[A-Za-z0-9]+)+$")  # writer-A, reviewer-1, solver-b07r1-en
 
 
 def is_version3(sc: Scenario) -> bool:
