@@ -5,6 +5,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from lxml import etree
+
+from idsbench.extract import extract_candidate
+
 from .golds import Facet, Gold, Value, parse_gold
 from .review3 import MIN_TRAPS, content_hash, expected_definitions
 from .scenarios import Scenario, read_scenario
@@ -95,7 +99,7 @@ def run(args) -> int:
     if args.target.endswith(".ids") or path.is_file():
         if not path.is_file():
             raise ValueError(f"{path}: no such file")
-        rows = gold_rows(_parsed(path.read_text(encoding="utf-8"), str(path)))
+        rows = gold_rows(_parsed(extract_candidate(path.read_text(encoding="utf-8")), str(path)))
         print(json.dumps(rows, ensure_ascii=False, indent=2) if args.json else text_of(rows))
         return 0
     sc = _scenario(args.root, args.target)
@@ -112,5 +116,5 @@ def run(args) -> int:
 def _parsed(text: str, where: str) -> Gold:
     try:
         return parse_gold(text)
-    except ValueError as e:
+    except (ValueError, etree.XMLSyntaxError) as e:
         raise ValueError(f"{where}: not XML ({e})") from e

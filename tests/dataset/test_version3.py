@@ -172,6 +172,13 @@ def test_facets_helper_prints_keys_and_a_skeleton(checkout, capsys):
     assert bench.main(["facets", str(checkout / S004 / "en/02-assistant.ids"), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)[0]["facets"][0]["key"] == "S1.a.entity:IFCWINDOW/SKYLIGHT"
     assert bench.main(["facets", "s077", "--root", str(checkout)]) == 2
+    answer = checkout / "answer.txt"  # a raw model output is read as the scorer reads it (the fence)
+    answer.write_text("```ids\n" + (checkout / S004 / "en/02-assistant.ids").read_text(encoding="utf-8") + "\n```\n",
+                      encoding="utf-8")
+    assert bench.main(["facets", str(answer), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)[0]["facets"][0]["key"] == "S1.a.entity:IFCWINDOW/SKYLIGHT"
+    answer.write_text("not XML", encoding="utf-8")
+    assert bench.main(["facets", str(answer)]) == 2
 
 
 def test_skills_name_the_trap_kinds(checkout):
