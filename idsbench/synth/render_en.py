@@ -1,0 +1,262 @@
+"""English requests: letters and clause lists from BIM managers, and checklist exports (CSV)."""
+from __future__ import annotations
+
+import csv
+import io
+
+from .gold import narrowed
+from .lexicon import lexicon
+from .plan import Change, Equals, OneOf, Presence, Requirement, SpecPlan, TaskPlan, Turn
+from .render import (Voice, client_rows, data_type_name, dictionary_unit, filter_word, group_name, item_name,
+                     number, spelled_class, unit_symbol)
+from .values import Format, Range, Token
+
+PURPOSES = {
+    "architectural": ("the design-stage model check", "the handover to the facility manager",
+                      "the fire-safety review", "the accessibility review"),
+    "structural": ("the structural design check", "the precast and steel fabrication hand-off",
+                   "the quantity take-off"),
+    "mep": ("the MEP commissioning hand-over", "the fire-safety review", "the asset register for maintenance"),
+    "civil": ("the road asset register", "the bridge inspection database", "the earthworks quantity check"),
+}
+OPENINGS = (
+    "Below are our information requirements for {purpose}. Could you turn them into an IDS we can run on the "
+    "models before each delivery?",
+    "Please write an IDS for {purpose}, covering the requirements below.",
+    "For {purpose} we check the models against the following. Please make an IDS file of it.",
+)
+STANDARD = ("Use the IFC standard property sets wherever the item exists there.",
+            "Items that exist in the IFC standard property sets go there.")
+QUANTITIES = ("Quantities are given as IFC base quantities.", "Quantities are to be delivered as IFC base quantities.")
+CLIENT_SET = ("Our own properties go in our property set '{name}' (data types in the dictionary below).",
+              "Properties of our own are kept in the set '{name}'; see the data dictionary at the end.")
+ANY_SET = ("Where we give only a property name, any property set of your choosing will do (data types in the "
+           "dictionary below).",)
+NOISE = ("Lifting points and temporary works are checked by the contractor and are not part of this check.",
+         "Classification codes will follow in a later revision and are not required yet.",
+         "Please keep the file name as given.")
+BOUND = {"at least": "at least {a}", "at most": "at most {a}", "more than": "more than {a}",
+         "less than": "less than {a}", "between": "between {a} and {b}", "positive": "greater than zero"}
+SPELLED_BOUND = {"at least": ">= {a}", "at most": "<= {a}", "more than": "> {a}", "less than": "< {a}",
+                 "between": "between {a} and {b} (both included)", "positive": "> 0"}
+
+
+def quantity_text(v: Voice, value, unit_key: str | None) -> str:
+    symbol = unit_symbol(v, unit_key)
+    if not symbol:
+        return number(value)
+    return f"{number(value)}{symbol}" if symbol == "%" else f"{number(value)} {symbol}"
+
+
+def range_text(v: Voice, value: Range, units: bool = True) -> str:
+    unit_key = value.unit.key if value.unit and units else None
+    shown = [quantity_text(v, b.shown, unit_key) for b in value.bounds]
+    template = (SPELLED_BOUND if v.plan.spelled else BOUND)[value.phrase]
+    if value.phrase == "between":
+        return template.format(a=number(value.bounds[0].shown), b=shown[1])
+    return template.format(a=shown[0])
+
+
+def _token_words(token: Token) -> str:
+    if token.kind == "literal":
+        return "a hyphen" if token.text == "-" else f"the letters {token.text}" if len(token.text) > 1 \
+            else f"the letter {token.text}"
+    if token.kind == "digits":
+        return f"{('one', 'two', 'three', 'four')[token.count - 1]} digit{'s' if token.count > 1 else ''}"
+    if token.kind == "letters":
+        return f"{('one', 'two', 'three')[token.count - 1]} capital letter{'s' if token.count > 1 else ''}"
+    return "the storey code (two digits, or B1 to B3 for basements)"
+
+
+def format_text(value: Format) -> str:
+    parts = [_token_words(t) for t in value.tokens]
+    words = ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]
+    return f"{words} (e.g. {' or '.join(value.examples)})"
+
+
+def _words_of(v: Voice, value: Equals | OneOf, gold: str, words) -> str:
+    if words is None or v.plan.spelled:
+        return gold
+    return v.words(("value", gold), words)
+
+
+def value_text(v: Voice, req: Requirement) -> str:
+    """The value part of a clause: 'at least 0.9 m', 'one of EI60 or EI90', 'format ...'."""
+    value = req.value
+    if isinstance(value, Range):
+        return range_text(v, value)
+    if isinstance(value, Format):
+        return f"in the format {format_text(value)}"
+    if isinstance(value, OneOf):
+        shown = [_words_of(v, value, g, w) for g, w in zip(value.gold, value.words)]
+        return "one of " + ", ".join(shown[:-1]) + " or " + shown[-1]
+    if isinstance(value, Equals):
+        return _words_of(v, value, value.gold, value.words)
+    return ""
+
+
+def clause(v: Voice, req: Requirement) -> str:
+    item = item_name(v, req)
+    if req.source == "client":
+        item = f"'{item}'"
+    elif req.source == "any-set":
+        item = f"'{item}' (in any property set)"
+    if req.cardinality == "prohibited":
+        return f"{item} must not be given"
+    value = req.value
+    if isinstance(value, Presence):
+        text = v.pick(("presence", req.key), (f"{item} must be given", f"{item} is required", f"{item} required"))
+    elif isinstance(value, Equals) and req.data_type == "IFCBOOLEAN" and not v.plan.spelled and value.words:
+        text = v.pick(("flag", req.key), ("flagged as {}", "recorded as {}")).format(value_text(v, req))
+    elif isinstance(value, Equals) and req.data_type == "IFCBOOLEAN":
+        text = f"{item} must be {'yes' if value.gold == 'true' else 'no'}"
+    elif isinstance(value, Format):
+        text = f"{item} {value_text(v, req)}"
+    else:
+        text = f"{item}: {value_text(v, req)}"
+    return f"if given, {text}" if req.cardinality == "optional" else text
+
+
+def group_phrase(v: Voice, spec: SpecPlan, version: str) -> str:
+    if v.plan.spelled:
+        text = spelled_class(version, spec.group.ifc_class) + " elements"
+        if spec.group.predefined_type:
+            text += f" with predefined type {spec.group.predefined_type}"
+        if spec.filter:
+            text += f" whose {spec.filter.pset.en}.{spec.filter.name.en} is {spec.filter.value.gold}"
+        return text
+    enumeration = spec.filter is not None and spec.filter.data_type != "IFCBOOLEAN"
+    return narrowed(group_name(v, spec), filter_word(v, spec), enumeration, "en")
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def spec_paragraph(v: Voice, spec: SpecPlan, version: str) -> str:
+    group = group_phrase(v, spec, version)
+    if spec.occurrence == "prohibited":
+        return v.pick(("prohibited", spec.group.key), (f"The model must not contain any {group}.",
+                                                       f"No {group} may be delivered in the model."))
+    clauses = "; ".join(clause(v, r) for r in spec.requirements)
+    if spec.occurrence == "optional":
+        lead = v.pick(("optional", spec.group.key), (f"{_capital(group)}, where present:",
+                                                     f"If the model has {group}, each of them:"))
+    else:
+        lead = v.pick(("required", spec.group.key), (f"{_capital(group)} (the model must contain them):",
+                                                     f"The model contains {group}; each one:"))
+    return f"{lead} {clauses}."
+
+
+def conventions(v: Voice, plan: TaskPlan) -> list[str]:
+    lines = []
+    if not plan.spelled and plan.uses("standard"):
+        lines.append(v.pick("standard", STANDARD))
+    if not plan.spelled and plan.uses("quantity"):
+        lines.append(v.pick("quantities", QUANTITIES))
+    if plan.client_set:
+        lines.append(v.pick("client", CLIENT_SET).format(name=plan.client_set.en))
+    if plan.uses("any-set"):
+        lines.append(v.pick("anyset", ANY_SET))
+    return lines
+
+
+def dictionary(v: Voice, plan: TaskPlan, version: str) -> str:
+    rows = client_rows(plan)
+    if not rows:
+        return ""
+    lines = ["Data dictionary of our own properties:", "| Property | Data type | Unit | Description |",
+             "|---|---|---|---|"]
+    for req in rows:
+        prop = lexicon().client_properties[req.key]
+        unit = unit_symbol(v, dictionary_unit(req)) or "-"
+        lines.append(f"| {req.name.en} | {data_type_name(version, req.data_type)} | {unit} | {prop.words.en[0]} |")
+    return "\n".join(lines)
+
+
+def letter(v: Voice, plan: TaskPlan, turn: Turn) -> str:
+    purpose = v.pick("purpose", PURPOSES[plan.domain])
+    parts = [v.pick("opening", OPENINGS).format(purpose=purpose)]
+    parts += [" ".join(conventions(v, plan))] if conventions(v, plan) else []
+    numbered = v.pick("numbered", (True, False))
+    body = [spec_paragraph(v, s, turn.versions[0]) for s in turn.specs]
+    parts.append("\n".join(f"{i}. {p}" if numbered else f"- {p}" for i, p in enumerate(body, 1)))
+    if plan.difficulty != "easy" and v.rng.random() < 0.5:
+        parts.append(v.pick("noise", NOISE))
+    parts += [d] if (d := dictionary(v, plan, turn.versions[0])) else []
+    return "\n\n".join(parts)
+
+
+HEADERS = (("#", "Element", "Presence in model", "Information item", "Source", "Requirement", "Unit", "Remarks"),
+           ("Ref", "Object", "Applies", "Attribute / property", "Property set", "Rule", "Unit", "Responsible"))
+PRESENCE = {"required": "Must exist", "optional": "Where present", "prohibited": "Must not exist"}
+
+
+def _source(v: Voice, req: Requirement) -> str:
+    if req.source == "standard":
+        return req.pset.en if v.plan.spelled else "IFC standard"
+    if req.source == "quantity":
+        return req.pset.en if v.plan.spelled else "IFC base quantities"
+    if req.source == "attribute":
+        return "- (attribute of the object itself)"
+    return req.pset.en if req.pset else "any set"
+
+
+def _rule(v: Voice, req: Requirement) -> str:
+    if req.cardinality == "prohibited":
+        return "Must not be given"
+    if isinstance(req.value, Presence):
+        return "Required"
+    text = _capital(range_text(v, req.value, units=False) if isinstance(req.value, Range) else value_text(v, req))
+    if isinstance(req.value, Equals) and req.data_type == "IFCBOOLEAN":
+        text = "Yes" if req.value.gold == "true" else "No"
+    return f"If given: {text}" if req.cardinality == "optional" else text
+
+
+def _row(v: Voice, spec: SpecPlan, req: Requirement | None, version: str, extra: str) -> list[str]:
+    group = _capital(group_phrase(v, spec, version))
+    if req is None:
+        return [group, PRESENCE[spec.occurrence], "-", "-", "Not permitted in the model", "-", extra]
+    unit = unit_symbol(v, req.value.unit.key) if isinstance(req.value, Range) and req.value.unit else "-"
+    item = item_name(v, req)
+    return [group, PRESENCE[spec.occurrence], _capital(item), _source(v, req), _rule(v, req), unit, extra]
+
+
+def checklist(v: Voice, plan: TaskPlan, turn: Turn) -> str:
+    header = v.pick("csv-header", HEADERS)
+    rows = []
+    for spec in turn.specs:
+        for req in spec.requirements or (None,):
+            rows.append(_row(v, spec, req, turn.versions[0], v.rng.choice(("", "", "Design team", "Contractor"))))
+    if plan.difficulty != "easy":
+        rows.insert(v.rng.randint(0, len(rows)), [rows[0][0], rows[0][1], "Classification code", "TBD", "TBD",
+                                                  "-", "To be confirmed by the client"])
+    table = io.StringIO()
+    writer = csv.writer(table, lineterminator="\n")
+    writer.writerow(header)
+    writer.writerows([str(i), *r] for i, r in enumerate(rows, 1))
+    intro = " ".join(conventions(v, plan))
+    dictionary_text = dictionary(v, plan, turn.versions[0])
+    return "\n\n".join(p for p in (intro, table.getvalue().rstrip("\n"), dictionary_text) if p)
+
+
+def change_text(v: Voice, plan: TaskPlan, before: Turn, after: Turn) -> str:
+    change: Change = after.change
+    version = after.versions[0]
+    if change.kind == "version-upgrade":
+        return (f"The models will now be delivered in {' '.join(after.versions)} instead of "
+                f"{' '.join(before.versions)}. Please update the IDS for that version; the requirements stay the "
+                "same.")
+    spec = before.specs[change.spec]
+    group = group_phrase(v, spec, version)
+    if change.kind == "add-requirement":
+        return f"Please also add for the {group}: {clause(v, change.requirement)}. Everything else stays as it is."
+    if change.kind == "change-bound":
+        return (f"Please change the limit for the {group}: {clause(v, change.requirement)} (instead of "
+                f"{value_text(v, change.old)}). Everything else stays as it is.")
+    if change.kind == "remove-requirement":
+        return f"The {item_name(v, change.old)} of the {group} is no longer needed: please drop it."
+    split = after.specs[change.spec]
+    return (f"Please split the {group} into {group_phrase(v, split, version)} and "
+            f"{group_phrase(v, after.specs[change.spec + 1], version)}: both keep the current requirements, and the "
+            f"{group_phrase(v, split, version)} must also have: {clause(v, change.requirement)}.")
