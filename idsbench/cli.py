@@ -2,7 +2,7 @@
 
 Each package registers its own subcommands: score (here), audit (idsbench.audit.cli), run and generate
 (idsbench.harness.cli), compare, failures, leaderboard, publish and submission (idsbench.leaderboard.cli),
-integrations (idsbench.integrations.cli).
+integrations (idsbench.integrations.cli), synth and synth-sample (idsbench.synth.cli).
 This module sits above all of them; nothing imports it.
 """
 from __future__ import annotations
@@ -26,6 +26,7 @@ from idsbench.outputs import Writer, claim_output, score_folder
 from idsbench.pipeline import score
 from idsbench.progress import progress_bar
 from idsbench.records import InputError, index_predictions, load_references, read_predictions
+from idsbench.synth.cli import register_synth_commands
 
 EPILOG_SCORE = """examples:
   ids-bench score --predictions my-model.jsonl                 # writes runs/my-model-score/
@@ -102,6 +103,7 @@ def build_parser() -> argparse.ArgumentParser:
     register_harness_commands(commands)  # run, generate
     register_leaderboard_commands(commands)  # compare, failures, leaderboard, publish, submission
     register_integration_commands(commands)  # integrations
+    register_synth_commands(commands)  # synth, synth-sample
     return parser
 
 
