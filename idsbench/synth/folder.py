@@ -48,7 +48,7 @@ def card_text(split: str, files: list[str], manifest: dict) -> str:
             "Each record has the Ishigaki-IDS-Bench record schema plus `generator`, `seed`, `difficulty`, "
             "`trap_kinds` and `traps`. These tasks are not the benchmark: none makes the same scored choices as a "
             "benchmark gold.\n")
-    return f"---\n{_yaml(split, files)}---\n\n{body}"
+    return f"---\n{_yaml(split, files).rstrip()}\n---\n\n{body}"
 
 
 def claim(out: Path, manifest: dict, overwrite: bool) -> None:

@@ -24,12 +24,17 @@ FILTERS = {
 FILTER_VALUES = ("NEW", "EXISTING", "TEMPORARY")  # the Status values a brief puts before a noun
 
 
+def fits(key: str, group: Group) -> bool:
+    """Civil kinds (girder segments, pier stems) are not narrowed by building flags such as IsExternal."""
+    return group.ifc_class in FILTERS[key] and (key == "Status" or group.domain != "civil")
+
+
 def narrowing(rng: random.Random, versions, group: Group, taken: set[str]) -> Requirement | None:
     """A property that narrows the group ("external walls", "existing doors"), when the class has one."""
     lex = lexicon()
     for key in rng.sample(sorted(FILTERS), len(FILTERS)):
         concept = lex.properties[key]
-        if group.ifc_class not in FILTERS[key]:
+        if not fits(key, group):
             continue
         home = common_home(versions, group, concept)
         if home is None or home.name in taken:

@@ -13,7 +13,7 @@ from .lexicon import lexicon
 from .plan import Change, Equals, Requirement, SpecPlan, Text, Trap, Turn
 from .requirements import concept_of, options, requirement
 from .settings import Setting
-from .narrow import FILTERS
+from .narrow import fits
 from .traps import concept_traps
 from .values import Range, shift_range
 from .vocab import common_home, group_exists, home
@@ -106,8 +106,10 @@ def _upgrade(rng, setting, turn: Turn, *_) -> Turn | None:
         if any(r is None for r in reqs) or (spec.filter and narrow is None):
             return None
         moved += [Trap("version-home", f"home:property:{n.pset.en}.{n.name.en}")
-                  for o, n in zip(spec.requirements, reqs) if (o.pset, o.name) != (n.pset, n.name)]
+                  for o, n in zip(spec.requirements, reqs) if (o.pset, o.name, o.data_type) != (n.pset, n.name, n.data_type)]
         specs.append(replace(spec, requirements=reqs, filter=narrow))
+    if not moved and rng.random() < 0.7:
+        return None  # an upgrade is worth asking for mostly where a home moves
     return Turn(versions, tuple(specs), Change("version-upgrade", versions=versions, moved=tuple(moved)))
 
 
@@ -116,7 +118,7 @@ def _split(rng, setting, turn: Turn, client_mode, client_set) -> Turn | None:
         spec = turn.specs[index]
         for key in SPLIT_BY:
             concept = lexicon().properties[key]
-            if spec.group.ifc_class not in FILTERS[key]:
+            if not fits(key, spec.group):
                 continue
             found = common_home(turn.versions, spec.group, concept)
             if spec.filter or found is None or any(r.name.en == found.name for r in spec.requirements):

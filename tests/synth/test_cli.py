@@ -1,0 +1,47 @@
+"""`ids-bench synth` and `ids-bench synth-sample` from the command line: outputs, figures and exit codes."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from idsbench.cli import main
+from idsbench.records import iter_records
+
+
+def test_synth_writes_a_folder_and_prints_the_figures(tmp_path, capsys):
+    out = tmp_path / "out"
+    assert main(["synth", "--n", "3", "--seed", "1", "--language", "ja", "--out", str(out), "--no-progress",
+                 "--workers", "1"]) == 0
+    printed = capsys.readouterr().out
+    assert "wrote 3 tasks (3 records)" in printed and "tasks/s" in printed
+    assert "0 of 3 tasks make the same scored choices as a benchmark gold" in printed
+    assert "data hash" in printed
+    assert {r["language"] for _, _, r in iter_records(out)} == {"ja"}
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--eval-set", "synth-eval-v1", "--n", "5"], "--eval-set fixes"),
+    (["--seed", "3"], "give --n"),
+])
+def test_bad_options_stop_before_writing(tmp_path, capsys, argv, message):
+    out = tmp_path / "out"
+    assert main(["synth", *argv, "--out", str(out), "--no-progress"]) == 2
+    assert message in capsys.readouterr().err and not out.exists()
+
+
+def test_a_folder_holding_something_else_is_refused(tmp_path, capsys):
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "notes.txt").write_text("mine", encoding="utf-8")
+    assert main(["synth", "--n", "2", "--out", str(out), "--no-progress"]) == 2
+    assert "not empty" in capsys.readouterr().err and sorted(p.name for p in out.iterdir()) == ["notes.txt"]
+
+
+def test_synth_sample_takes_n_tasks_per_difficulty(small_folder, tmp_path, capsys):
+    out = tmp_path / "probe"
+    assert main(["synth-sample", "--from", str(small_folder[0]), "--per-difficulty", "2", "--seed", "1",
+                 "--out", str(out)]) == 0
+    records = [r for _, _, r in iter_records(out)]
+    assert len(records) == 12 and {r["difficulty"] for r in records} == {"easy", "medium", "hard"}
+    assert json.loads((out / "synth.json").read_text(encoding="utf-8"))["tasks"] == 6
