@@ -16,9 +16,10 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from idsbench.audit import audit
+from idsbench.audit import run_audit
 from idsbench.audit.profiles import PROFILES
 from idsbench.report.signature import data_hash
+from idsbench.xmlparse import IdsReader
 
 from .config import Options
 from .folder import PROOFS, Writer, claim
@@ -65,8 +66,9 @@ def _audit_problems(recs: list[dict]) -> list[str]:
     for rec in recs:
         golds = [m["content"] for m in rec["messages"] if m["role"] == "assistant"]
         for turn, gold in enumerate(golds, 1):
+            reader = IdsReader(gold.encode("utf-8"))  # one parse for both profiles
             for profile in PROFILES:
-                result = audit(gold, profile)
+                result = run_audit(gold, profile, reader=reader).result()
                 if result.status != 0:
                     codes = sorted({f.code for f in result.findings})
                     found.append(f"{rec['id']} turn {turn}: {profile} status {result.status} (codes {codes})")
@@ -135,6 +137,7 @@ def generate(options: Options, out: Path, *, overwrite: bool = False,
     started = time.perf_counter()
     benchmark = benchmark_choices()
     _JOB.update(seed=options.seed, difficulty=options.difficulty, languages=options.languages, benchmark=benchmark)
+    make_task(0)  # warms the vocabulary, the lexicon and the audit here, so forked workers start warm
     ledger = Ledger(out / PROOFS if options.prove else None)
     tally = Tally()
     pool = multiprocessing.get_context("fork").Pool(options.workers) if options.workers > 1 else None

@@ -76,6 +76,7 @@ class Concept:
     typical: Typical | None = None
     sets: tuple[str, ...] = ()  # when given, the only standard sets that count as the concept's homes
     classes: tuple[str, ...] = ()  # when given, the only classes whose requests use the concept
+    answer: str = "true"  # booleans: the answer a brief asks for (true | false | either)
     ranges: tuple[tuple[str, Typical], ...] = ()  # (group key or class, the range for it)
 
     def fits(self, group: Group) -> bool:
@@ -170,10 +171,11 @@ def _concept(key: str, entry: Mapping, quantity: bool) -> Concept:
     enumeration = tuple((v, _words(w)) for v, w in values.items()) if isinstance(values, dict) else ()
     codes = () if isinstance(values, dict) else tuple(str(v) for v in values)
     kind = entry.get("kind", "measure" if entry.get("typical", {}).get("unit") else "count")
+    ranges = tuple((k, _typical({**entry.get("typical", {}), **r})) for k, r in entry.get("ranges", {}).items())
     return Concept(key, tuple(entry.get("names", [key])), kind, tuple(entry.get("data_types", ())), _words(entry),
-                   quantity, codes, enumeration, _flag(entry, True), _flag(entry, False),
-                   _typical(entry.get("typical")), tuple(entry.get("sets", ())), tuple(entry.get("classes", ())),
-                   tuple((k, _typical({**entry.get("typical", {}), **r})) for k, r in entry.get("ranges", {}).items()))
+                   quantity=quantity, codes=codes, enumeration=enumeration, true=_flag(entry, True),
+                   false=_flag(entry, False), typical=_typical(entry.get("typical")), sets=tuple(entry.get("sets", ())),
+                   classes=tuple(entry.get("classes", ())), answer=entry.get("answer", "true"), ranges=ranges)
 
 
 def _unit(key: str, entry: Mapping) -> Unit:

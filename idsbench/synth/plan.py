@@ -79,15 +79,14 @@ class SpecPlan:
     requirements: tuple[Requirement, ...]
     filter: Requirement | None = None  # a property in the applicability ("external walls")
 
-    @property
-    def traps(self) -> tuple[Trap, ...]:
-        own = (Trap("predefined-type", _ptype_fact(self.group)),) if self.group.predefined_type else ()
+    def traps(self, version: str) -> tuple[Trap, ...]:
+        own = (Trap("predefined-type", _ptype_fact(version, self.group)),) if self.group.predefined_type else ()
         reqs = self.requirements + ((self.filter,) if self.filter else ())
         return own + tuple(t for r in reqs for t in r.traps)
 
 
-def _ptype_fact(group: Group) -> str:
-    return f"ptype:{group.ifc_class}.{group.predefined_type}"
+def _ptype_fact(version: str, group: Group) -> str:
+    return f"ptype:{version}:{group.ifc_class}.{group.predefined_type}"
 
 
 @dataclass(frozen=True)
@@ -128,7 +127,7 @@ class TaskPlan:
     @property
     def traps(self) -> tuple[Trap, ...]:
         """Distinct traps of the final gold and of the changes asked for, in order."""
-        found = [t for s in self.final.specs for t in s.traps]
+        found = [t for s in self.final.specs for t in s.traps(self.final.versions[0])]
         found += [t for turn in self.turns if turn.change for t in turn.change.moved]
         return tuple(dict.fromkeys(found))
 

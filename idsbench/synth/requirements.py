@@ -86,7 +86,7 @@ def _enumeration(rng: random.Random, concept: Concept, home: Home) -> Value:
     if len(known) >= 2 and rng.random() < 0.4:
         chosen = sorted(rng.sample(known, 2), key=known.index)
         return OneOf(tuple(v for v, _ in chosen), tuple(w for _, w in chosen))
-    value, words = rng.choice(known)
+    value, words = rng.choices(known, [3 if i < 2 else 1 for i in range(len(known))])[0]  # new, existing first
     return Equals(value, words)
 
 
@@ -107,7 +107,7 @@ def concept_value(rng: random.Random, setting: Setting, concept: Concept, home: 
     if concept.kind == "enumeration" and concept.enumeration:
         return _enumeration(rng, concept, home), None
     if concept.kind == "boolean" and roll < 0.7:
-        answer = rng.random() < 0.75
+        answer = {"true": True, "false": False}.get(concept.answer, rng.random() < 0.5)
         return Equals("true" if answer else "false", concept.true if answer else concept.false), None
     if concept.kind == "label" and concept.codes and roll < 0.7:
         return _codes(rng, concept.codes), None

@@ -3,7 +3,7 @@
 The facts are read from the IFC vocabulary through vocab.py (ifcopenshell's schemas and templates). Their
 ids follow the vocabulary's catalogue of hard facts, so a task's traps can be looked up there:
 `home:property:Pset_SpaceCoveringRequirements.FloorCovering`, `datatype:IFC4:Pset_StairCommon.RiserHeight`,
-`enum:IFC4:Pset_DoorCommon.Status`, `qto:IFC4:Qto_WallBaseQuantities`, `ptype:IFCBEAM.LINTEL`,
+`enum:IFC4:Pset_DoorCommon.Status`, `qto:IFC4:Qto_WallBaseQuantities`, `ptype:IFC4:IFCBEAM.LINTEL`,
 `unit:IFCTHERMODYNAMICTEMPERATUREMEASURE`.
 
 The kinds:
