@@ -82,3 +82,8 @@ def test_every_entry_has_phrasings_in_both_languages_and_japanese_is_japanese():
     assert all(w.en and w.ja for w in words)
     assert [w.ja for w in words if not all(JAPANESE.search(p) for p in w.ja if not p.isascii())] == []
     assert [w.en for w in words if any(JAPANESE.search(p) for p in w.en)] == []
+
+
+def test_japanese_boolean_items_are_asked_as_questions_or_as_presence():
+    phrases = [p for c in LEX.properties.values() if c.kind == "boolean" for p in c.words.ja]
+    assert [p for p in phrases if not p.endswith(("か", "有無"))] == []
