@@ -8,6 +8,8 @@ hash.
 """
 from __future__ import annotations
 
+import hashlib
+import json
 from dataclasses import dataclass
 
 from .config import Options
@@ -29,8 +31,16 @@ EVAL_SETS = {
         "synth-eval-v1",
         Options(n=2000, seed=20250, difficulty="mixed", languages=("en", "ja"), split="test", prove=True,
                 name="synth-eval-v1"),
-        GENERATOR, data_hash="", slice_hash=""),
+        GENERATOR, data_hash="f6ed467d7ca6", slice_hash="821064d642e23327"),
 }
+
+
+def slice_hash(records: list[dict]) -> str:
+    """sha256 prefix over records (in id order, as written): any change of a request or a gold shows."""
+    digest = hashlib.sha256()
+    for rec in sorted(records, key=lambda r: r["id"]):
+        digest.update(json.dumps(rec, ensure_ascii=False).encode("utf-8") + b"\n")
+    return digest.hexdigest()[:16]
 
 
 def eval_set(name: str) -> EvalSet:

@@ -14,7 +14,9 @@ from .records import SYNTH_FEATURES, data_file
 
 MANIFEST = "synth.json"
 CARD = "README.md"
-PROOFS = ".proofs.jsonl"  # proof results by gold hash, so that an interrupted --prove run resumes
+# Proof results by gold hash (JSON lines), so that an interrupted --prove run resumes; not named *.jsonl,
+# which readers of data folders take for records.
+PROOFS = ".proofs.ledger"
 CONFIGS = {  # config -> glob relative to the split
     "all": "*", "easy": "easy-*", "medium": "medium-*", "hard": "hard-*", "en": "*-en-*", "ja": "*-ja-*",
     "csv": "*-csv-*", "natural_language": "*-natural_language-*", "single_turn": "*-single_turn",

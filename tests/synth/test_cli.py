@@ -45,3 +45,15 @@ def test_synth_sample_takes_n_tasks_per_difficulty(small_folder, tmp_path, capsy
     records = [r for _, _, r in iter_records(out)]
     assert len(records) == 12 and {r["difficulty"] for r in records} == {"easy", "medium", "hard"}
     assert json.loads((out / "synth.json").read_text(encoding="utf-8"))["tasks"] == 6
+
+
+def test_a_proven_folder_reads_as_data_and_a_rerun_resumes_from_the_ledger(tmp_path, capsys):
+    from idsbench.harness.examples import load_examples
+
+    out = tmp_path / "proven"
+    argv = ["synth", "--n", "1", "--seed", "4", "--difficulty", "easy", "--prove", "--out", str(out), "--no-progress"]
+    assert main(argv) == 0
+    assert "0 failing their witnesses" in capsys.readouterr().out
+    ledger = (out / ".proofs.ledger").read_text(encoding="utf-8")
+    assert len(load_examples(out)) == 2 and ledger.count("\n") == 2
+    assert main(argv) == 0 and (out / ".proofs.ledger").read_text(encoding="utf-8") == ledger
