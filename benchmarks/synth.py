@@ -51,6 +51,10 @@ def _facets(gold: str) -> int:
     return len(parse_gold(gold).facets)
 
 
+SCORE_ROWS = tuple(f"{b} {m}" for b in BASELINES for m in ("FacetF1", "AG-FacetF1", "FacetF1 single-turn",
+                                                            "FacetF1 multi-turn"))
+
+
 def baseline_scores(folder: Path) -> dict[str, dict[str, float]]:
     """{difficulty: {baseline metric: percent}} with the run command's systems and scorer."""
     examples = load_examples(folder)
@@ -66,6 +70,8 @@ def baseline_scores(folder: Path) -> dict[str, dict[str, float]]:
             run = score([outputs[i] for i in chosen], [examples[i].reference for i in chosen])
             found[level][f"{name} FacetF1"] = 100 * run.overall.facet_f1
             found[level][f"{name} AG-FacetF1"] = 100 * run.overall.ag_facet_f1
+            for turn_type, group in run.breakdowns.get("turn_type", {}).items():
+                found[level][f"{name} FacetF1 {turn_type.replace('_', '-')}"] = 100 * group.facet_f1
     return found
 
 
@@ -93,10 +99,11 @@ def table(folder: Path) -> str:
     scores = baseline_scores(folder)
     levels = [d for d in DIFFICULTIES if d in rows]
     keys = list(next(iter(rows.values())))
-    keys += [f"{b} {m}" for b in BASELINES for m in ("FacetF1", "AG-FacetF1")]
+    keys += list(SCORE_ROWS)
     lines = ["| | " + " | ".join(levels) + " |", "|---|" + "---:|" * len(levels)]
     for key in keys:
-        cells = [rows[lv][key] if key in rows[lv] else f"{scores[lv][key]:.1f}" for lv in levels]
+        cells = [rows[lv][key] if key in rows[lv] else f"{scores[lv][key]:.1f}" if key in scores[lv] else "—"
+                 for lv in levels]
         lines.append(f"| {key} | " + " | ".join(cells) + " |")
     lines.append("| blind probe FacetF1 (24 tasks, published prompt) | " + " | ".join("—" for _ in levels) + " |")
     return "\n".join(lines)

@@ -103,9 +103,17 @@ class Change:
 
 @dataclass(frozen=True)
 class Turn:
+    """The state after a message. A revision message that asks for several changes keeps the states between
+    them in `steps` (each with its own change), so each change can be worded against the state it changes."""
+
     versions: tuple[str, ...]
     specs: tuple[SpecPlan, ...]
     change: Change | None = None
+    steps: tuple[Turn, ...] = ()
+
+    @property
+    def changes(self) -> tuple[Change, ...]:
+        return tuple(t.change for t in (*self.steps, self) if t.change is not None)
 
 
 @dataclass(frozen=True)
@@ -128,7 +136,7 @@ class TaskPlan:
     def traps(self) -> tuple[Trap, ...]:
         """Distinct traps of the final gold and of the changes asked for, in order."""
         found = [t for s in self.final.specs for t in s.traps(self.final.versions[0])]
-        found += [t for turn in self.turns if turn.change for t in turn.change.moved]
+        found += [t for turn in self.turns for change in turn.changes for t in change.moved]
         return tuple(dict.fromkeys(found))
 
     def uses(self, source: str) -> bool:

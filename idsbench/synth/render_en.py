@@ -241,22 +241,37 @@ def checklist(v: Voice, plan: TaskPlan, turn: Turn) -> str:
 
 
 def change_text(v: Voice, plan: TaskPlan, before: Turn, after: Turn) -> str:
+    """One change, as one sentence, worded against the state it changes."""
     change: Change = after.change
     version = after.versions[0]
     if change.kind == "version-upgrade":
         return (f"The models will now be delivered in {' '.join(after.versions)} instead of "
-                f"{' '.join(before.versions)}. Please update the IDS for that version; the requirements stay the "
-                "same.")
+                f"{' '.join(before.versions)}: please update the IDS for that version.")
     spec = before.specs[change.spec]
     group = group_phrase(v, spec, version)
     if change.kind == "add-requirement":
-        return f"Please also add for the {group}: {clause(v, change.requirement)}. Everything else stays as it is."
+        return f"Please also add for the {group}: {clause(v, change.requirement)}."
     if change.kind == "change-bound":
         return (f"Please change the limit for the {group}: {clause(v, change.requirement)} (instead of "
-                f"{value_text(v, change.old)}). Everything else stays as it is.")
+                f"{value_text(v, change.old)}).")
     if change.kind == "remove-requirement":
         return f"The {item_name(v, change.old)} of the {group} is no longer needed: please drop it."
     split = after.specs[change.spec]
     return (f"Please split the {group} into {group_phrase(v, split, version)} and "
             f"{group_phrase(v, after.specs[change.spec + 1], version)}: both keep the current requirements, and the "
             f"{group_phrase(v, split, version)} must also have: {clause(v, change.requirement)}.")
+
+
+COUNTS = {2: "two", 3: "three"}
+
+
+def revision(v: Voice, plan: TaskPlan, states: list[Turn]) -> str:
+    """A revision message: one change, or a numbered list of them, and what stays."""
+    changes = [change_text(v, plan, a, b) for a, b in zip(states, states[1:])]
+    closing = v.pick("closing", ("Everything else stays as it is.", "The rest is unchanged."))
+    if len(changes) == 1:
+        return f"{changes[0]} {closing}"
+    intro = v.pick("intro", ("{} changes from the latest review, please:", "Please update the IDS ({} points):"))
+    intro = intro.format(COUNTS[len(changes)])
+    items = "\n".join(f"{i}. {c}" for i, c in enumerate(changes, 1))
+    return f"{_capital(intro)}\n{items}\n{closing}"

@@ -106,7 +106,7 @@ def _predicate(v: Voice, req: Requirement) -> str:
 
 def clause(v: Voice, req: Requirement) -> str:
     item = item_name(v, req)
-    if req.source == "client":
+    if req.source == "client" or (req.data_type == "IFCBOOLEAN" and item.endswith("か")):
         item = f"「{item}」"
     elif req.source == "any-set":
         item = f"「{item}」（プロパティセットは任意）"
@@ -243,21 +243,33 @@ def checklist(v: Voice, plan: TaskPlan, turn: Turn) -> str:
 
 
 def change_text(v: Voice, plan: TaskPlan, before: Turn, after: Turn) -> str:
+    """One change, as one sentence, worded against the state it changes."""
     change = after.change
     version = after.versions[0]
     if change.kind == "version-upgrade":
         return (f"モデルの納品バージョンが{' '.join(before.versions)}から{' '.join(after.versions)}に変更になりました。"
-                "要件は変わりませんので、このバージョンに合わせてIDSを更新してください。")
+                "このバージョンに合わせてIDSを更新してください。")
     spec = before.specs[change.spec]
     group = group_phrase(v, spec, version)
     if change.kind == "add-requirement":
-        return f"{group}について、次の項目も追加してください：{clause(v, change.requirement)}。その他は現状のままで結構です。"
+        return f"{group}について、次の項目も追加してください：{clause(v, change.requirement)}。"
     if change.kind == "change-bound":
-        return (f"{group}の条件を変更します：{clause(v, change.requirement)}（変更前：{value_text(v, change.old)}）。"
-                "その他は変更ありません。")
+        return f"{group}の条件を変更します：{clause(v, change.requirement)}（変更前：{value_text(v, change.old)}）。"
     if change.kind == "remove-requirement":
         return f"{group}の{item_name(v, change.old)}は不要になりましたので、削除してください。"
     split = after.specs[change.spec]
     other = after.specs[change.spec + 1]
     return (f"{group}を{group_phrase(v, split, version)}と{group_phrase(v, other, version)}に分けてください。"
-            f"どちらも現在の要件はそのままとし、{group_phrase(v, split, version)}には次の項目を追加します：{clause(v, change.requirement)}。")
+            f"どちらも現在の要件はそのままとし、{group_phrase(v, split, version)}には次の項目を追加します："
+            f"{clause(v, change.requirement)}。")
+
+
+def revision(v: Voice, plan: TaskPlan, states: list[Turn]) -> str:
+    """A revision message: one change, or a numbered list of them, and what stays."""
+    changes = [change_text(v, plan, a, b) for a, b in zip(states, states[1:])]
+    closing = v.pick("closing", ("その他は現状のままで結構です。", "それ以外は変更ありません。"))
+    if len(changes) == 1:
+        return f"{changes[0]}{closing}"
+    intro = v.pick("intro", ("レビューの結果、以下の{}点を変更してください。", "IDSについて{}点修正をお願いします。"))
+    items = "\n".join(f"{i}. {c}" for i, c in enumerate(changes, 1))
+    return f"{intro.format(len(changes))}\n{items}\n{closing}"

@@ -16,6 +16,6 @@ def user_messages(plan: TaskPlan, language: str) -> list[str]:
     body = writer.checklist(v, plan, first) if plan.input_format == "csv" else writer.letter(v, plan, first)
     messages = [header(first.versions, filename(plan)) + body]
     for before, after in changed_turns(plan):
-        text = writer.change_text(v, plan, before, after)
+        text = writer.revision(v, plan, [before, *after.steps, after])
         messages.append(header(after.versions, None) + text if after.versions != before.versions else text)
     return messages

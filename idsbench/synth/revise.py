@@ -139,19 +139,34 @@ KINDS = {"add-requirement": _add, "change-bound": _bound, "remove-requirement": 
          "version-upgrade": _upgrade, "group-split": _split}
 
 
-def _next(rng: random.Random, setting: Setting, turn: Turn, client_mode, client_set) -> Turn | None:
+def _next(rng: random.Random, setting: Setting, turn: Turn, client_mode, client_set, used=()) -> Turn | None:
     for kind in rng.sample(list(KINDS), len(KINDS)):
+        if kind in used:  # one change of each kind per message
+            continue
         found = KINDS[kind](rng, setting, turn, client_mode, client_set)
         if found is not None:
             return found
     return None
 
 
+def _message(rng: random.Random, setting: Setting, turn: Turn, client_mode, client_set) -> Turn | None:
+    """The state after one revision message of setting.changes changes; the states between in `steps`."""
+    states = [turn]
+    for _ in range(rng.randint(*setting.changes)):
+        found = _next(rng, setting, states[-1], client_mode, client_set, {t.change.kind for t in states[1:]})
+        if found is None:
+            break
+        states.append(found)
+    if len(states) == 1:
+        return None
+    return replace(states[-1], steps=tuple(states[1:-1]))
+
+
 def revise(rng: random.Random, setting: Setting, turns: tuple[Turn, ...], client_mode, client_set) -> tuple[Turn, ...]:
-    """One revision (two for some hard tasks) after the first turn; the turns unchanged when none applies."""
+    """One revision message (two for some hard tasks) after the first turn; unchanged when none applies."""
     count = 2 if rng.random() < setting.second_revision else 1
     for _ in range(count):
-        found = _next(rng, setting, turns[-1], client_mode, client_set)
+        found = _message(rng, setting, turns[-1], client_mode, client_set)
         if found is None:
             break
         turns += (found,)

@@ -2,9 +2,10 @@
 
 easy    IFC names spelled in the request, one version, one or two groups, values in SI or millimetres.
 medium  trade words only, one trap or more, units to convert, the client's own properties, some
-        revisions and two-version requests.
+        revisions (one or two changes each) and two-version requests.
 hard    trade words only, two traps or more per task, two to six groups, two-version requests, revisions
-        (also two in a row), checklist rows and clauses the gold must leave out.
+        of two or three changes (also two revisions in a row), checklist rows and clauses the gold must
+        leave out.
 """
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ class Setting:
     two_versions: float  # share of requests naming two IFC versions
     multi_turn: float  # share of tasks with a revision
     second_revision: float  # share of multi-turn tasks with two revisions
+    changes: tuple[int, int]  # changes asked for in one revision message
     min_traps: int  # traps a task must have (best effort within a few draws)
     spelled: bool  # IFC names in the request
     conversions: bool  # units beyond mm -> m
@@ -38,11 +40,11 @@ class Setting:
 
 
 SETTINGS = {
-    "easy": Setting("easy", (1, 2), (1, 3), 0.0, 0.15, 0.0, 0, True, False, 0.15, 0.05, 0.3, 0.15, 0.05,
+    "easy": Setting("easy", (1, 2), (1, 3), 0.0, 0.15, 0.0, (1, 1), 0, True, False, 0.15, 0.05, 0.3, 0.15, 0.05,
                     0.1, 0.0, 0.0, 0.4, False),
-    "medium": Setting("medium", (1, 3), (2, 4), 0.15, 0.3, 0.0, 1, False, True, 0.35, 0.1, 0.25, 0.2, 0.15,
+    "medium": Setting("medium", (1, 3), (2, 4), 0.15, 0.3, 0.0, (1, 2), 1, False, True, 0.35, 0.1, 0.25, 0.2, 0.15,
                       0.2, 0.03, 0.08, 0.45, True),
-    "hard": Setting("hard", (2, 6), (2, 5), 0.3, 0.4, 0.3, 2, False, True, 0.45, 0.1, 0.2, 0.25, 0.2, 0.25,
+    "hard": Setting("hard", (2, 6), (2, 5), 0.3, 0.25, 0.3, (2, 3), 2, False, True, 0.45, 0.1, 0.2, 0.25, 0.2, 0.25,
                     0.08, 0.12, 0.45, True),
 }
 
