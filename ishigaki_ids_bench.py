@@ -17,9 +17,15 @@ from __future__ import annotations
 
 import sys
 
-from idsbench.dataset import *  # noqa: F403  (this module is the dataset's public API)
-from idsbench.dataset import __all__  # noqa: F401
+import idsbench.dataset as _dataset
+from idsbench.dataset import __all__  # noqa: F401  (this module is the dataset's public API)
 from idsbench.dataset.cli import main
+
+
+def __getattr__(name: str):
+    # Resolved on first use, as in idsbench.dataset: `facts` runs without importing `datasets`.
+    return getattr(_dataset, name)
+
 
 if __name__ == "__main__":
     sys.exit(main())

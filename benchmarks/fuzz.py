@@ -2,10 +2,12 @@
 
 Properties, each given an equal share of the time:
 - mutated golds (delete/duplicate/swap/retag elements, flip case, truncate, inject junk, comments,
-  odd attribute values), arbitrary text and bytes, and generated IDS-like documents (random facets,
-  restrictions and xs:pattern values): `evaluate_one` with the real auditor, `audit()` with both
-  profiles and `score_documents` never raise, stay within [0, 1], never hit an internal error
-  (a 503 that is not a designed limit), and take less than --slow seconds;
+  odd attribute values, damaged XML declarations), golds under a damaged declaration alone, arbitrary
+  text and bytes, and generated IDS-like documents (random facets, restrictions and xs:pattern values):
+  `evaluate_one` with the real auditor, `audit()` with both profiles and `score_documents` never
+  raise, stay within [0, 1], never hit an internal error (a 503 that is not a designed limit), give
+  the same audit status as `audit()` of the file the published harness writes for the candidate, and
+  take less than --slow seconds;
 - xs:pattern values from a regex alphabet: the .NET emulation and the safe matcher never raise;
 - extraction: the linear scans equal the spec's regular expressions.
 
@@ -30,10 +32,12 @@ from idsbench.pipeline import evaluate_one
 from idsbench.pipeline import make_auditor
 from idsbench.records import load_references
 from idsbench.regex.dotnet import compile_dotnet
-from idsbench.synthetic.mutations import OPERATIONS, mutate_many
+from idsbench.synthetic.mutations import OPERATIONS, mutate, mutate_many
+from idsbench.xmlparse import as_written
 
 REFERENCES = load_references()
-AUDITORS = (make_auditor("ids-tool-1.0.96"), make_auditor("ids-tool-latest"))
+PROFILES = ("ids-tool-1.0.96", "ids-tool-latest")
+AUDITORS = tuple(make_auditor(profile) for profile in PROFILES)
 DESIGNED_503 = ("document larger than", "more than 200000", "RegexBudgetExceeded")
 HEADER = ('<ids xmlns="http://standards.buildingsmart.org/IDS" xmlns:xs="http://www.w3.org/2001/XMLSchema" '
           'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:schemaLocation="http://standards.buildingsmart.org/IDS '
@@ -49,9 +53,13 @@ def check_document(raw: str, index: int, slow: float) -> None:
     Counter.examples += 1
     start = time.perf_counter()
     reference = REFERENCES[index % len(REFERENCES)]
-    for auditor in AUDITORS:
+    candidate = extract_candidate(raw)
+    for auditor, profile in zip(AUDITORS, PROFILES):
         result = evaluate_one(raw, reference, auditor)
         assert 0.0 <= result.facets.f1 <= 1.0 and result.verdict in {(0, 0, 0), (1, 0, 0), (1, 1, 0), (1, 1, 1)}
+        if candidate:  # every entry point reads the output as the validator reads its file
+            written = as_written(candidate).encode("utf-8", "surrogatepass")
+            assert result.audit.status == audit(written, profile).status == audit(candidate, profile).status
     for profile in ("ids-tool-1.0.96", "ids-tool-latest"):
         findings = audit(raw.encode("utf-8", "surrogatepass"), profile).findings
         internal = [f.message for f in findings if f.code == 503 and not any(d in f.message for d in DESIGNED_503)]
@@ -109,6 +117,10 @@ def properties(slow: float) -> dict[str, Callable]:
     def mutated_golds(index, mutations):
         check_document(mutate_many(REFERENCES[index].gold, mutations), index, slow)
 
+    @given(st.integers(0, len(REFERENCES) - 1), st.integers(0, 10**9), st.integers(0, 10**9))
+    def declarations(index, a, b):
+        check_document(mutate(REFERENCES[index].gold, "declaration", a, b), index, slow)
+
     @given(st.one_of(st.text(max_size=500), st.binary(max_size=500).map(lambda b: b.decode("latin-1"))),
            st.integers(0, 165))
     def arbitrary_text(raw, index):
@@ -133,7 +145,7 @@ def properties(slow: float) -> dict[str, Callable]:
         Counter.examples += 1
         assert extract_candidate(text) == extract_candidate_reference(text)
 
-    return {"mutated_golds": mutated_golds, "arbitrary_text": arbitrary_text, "generated_ids": generated_ids,
+    return {"mutated_golds": mutated_golds, "declarations": declarations, "arbitrary_text": arbitrary_text, "generated_ids": generated_ids,
             "patterns": patterns, "extraction": extraction}
 
 

@@ -6,6 +6,8 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 
+from lxml import etree
+
 from idsbench.audit import run_audit
 from idsbench.audit.profiles import DEFAULT_PROFILE, get_profile
 from idsbench.audit.result import status_text
@@ -51,22 +53,31 @@ def evaluate_one(raw: str | None, reference: Reference, auditor: Auditor | None 
     `behaviour`: also the behavioural agreement on the gold's witness models (beyond the paper).
 
     The candidate is parsed once for both stages when `auditor` comes from `make_auditor`; any other
-    callable auditor is given the candidate's text."""
-    candidate = extract_candidate(raw) if raw else ""
-    if not candidate:
-        summary = None if auditor is None else AuditSummary(None, "EmptyOutput")
-        agreement = BehaviourScore(0.0, reason="empty output") if behaviour else None
-        return ExampleResult(reference.id, reference.metadata, failed("empty output"), summary, "empty output",
-                             agreement)
-    document = Candidate(candidate)
-    if auditor is None:
-        summary = None
-    else:
-        shared = getattr(auditor, "audit_candidate", None)
-        summary = shared(document) if shared is not None else auditor(candidate)
-    agreement = behaviour_of(candidate, reference.gold) if behaviour else None
-    return ExampleResult(reference.id, reference.metadata, score_parsed(document.stage2(), reference.gold), summary,
-                         behaviour=agreement)
+    callable auditor is given the candidate's text. Every output gets a result: should a stage raise
+    on some text after all, the output scores 0 with the exception named as its error."""
+    try:
+        candidate = extract_candidate(raw) if raw else ""
+        if not candidate:
+            return _unscored(reference, auditor, behaviour, "empty output", "EmptyOutput")
+        document = Candidate(candidate)
+        if auditor is None:
+            summary = None
+        else:
+            shared = getattr(auditor, "audit_candidate", None)
+            summary = shared(document) if shared is not None else auditor(candidate)
+        agreement = behaviour_of(candidate, reference.gold) if behaviour else None
+        return ExampleResult(reference.id, reference.metadata, score_parsed(document.stage2(), reference.gold),
+                             summary, behaviour=agreement)
+    except (ValueError, LookupError, RecursionError, MemoryError, OSError, etree.LxmlError) as exc:
+        return _unscored(reference, auditor, behaviour, f"unscorable output: {type(exc).__name__}: {exc}"[:500],
+                         "UnscorableOutput")
+
+
+def _unscored(reference: Reference, auditor: Auditor | None, behaviour: bool, reason: str,
+              status: str) -> ExampleResult:
+    summary = None if auditor is None else AuditSummary(None, status)
+    agreement = BehaviourScore(0.0, reason=reason) if behaviour else None
+    return ExampleResult(reference.id, reference.metadata, failed(reason), summary, reason, agreement)
 
 
 def behaviour_of(candidate: str, gold: str) -> BehaviourScore:

@@ -49,6 +49,7 @@ _XSI_SCHEMA_LOCATION = "{http://www.w3.org/2001/XMLSchema-instance}schemaLocatio
 _LXML_OPTIONS = dict(no_network=True, load_dtd=False, resolve_entities=False, dtd_validation=False,
                      huge_tree=False, remove_comments=False, remove_pis=False, strip_cdata=True)
 _DECLARED_ENCODING = re.compile(rb"<\?xml[^>]*?\sencoding\s*=\s*[\"']([^\"']*)[\"']")
+_DECLARED_VERSION = re.compile(rb"(?:\xef\xbb\xbf)?<\?xml\s+version\s*=\s*([\"'])([^\"']*)\1")
 _MANY_ATTRIBUTES = 64
 _ALL_ATTRIBUTES = etree.XPath("@*")
 
@@ -174,50 +175,146 @@ class IdsRead:
         return self.root is not None and not self.doctype and self.error is None and not self.oversized
 
 
-def _error(exc: Exception) -> XmlError:
-    line, column = getattr(exc, "position", (None, None)) or (None, None)
-    # lxml ends its message with the position, which the finding carries: said once, not three times
-    message = re.sub(r" \(<string>, line \d+\)$", "", str(exc))
-    message = re.sub(r", line \d+, column \d+$", "", message) or type(exc).__name__
-    message = re.sub(r"^Opening and ending tag mismatch: (\S+) line (\d+) and (\S+)$",
-                     r"Opening and ending tag mismatch: <\1> (opened on line \2) closed by </\3>", message)
-    return XmlError(message, line, column)
-
-
 def _has_doctype(root: etree._Element) -> bool:
     info = root.getroottree().docinfo
     return bool(info.doctype) or info.internalDTD is not None or info.externalDTD is not None
 
 
+_PARSE_ERRORS = (etree.LxmlError, ValueError, LookupError, RecursionError, MemoryError)
+_NAME = r"[A-Za-z_][\w.-]*"
+_END_TAG = re.compile(rf"</({_NAME}(?::{_NAME})?)\s*>$")
+_NARROWING = 16  # a failing piece is fed again in this many smaller pieces, down to single bytes
+_FATAL = etree.ErrorLevels.FATAL
+_NAMESPACE_ERRORS = frozenset(getattr(etree.ErrorTypes, name) for name in (
+    "NS_ERR_ATTRIBUTE_REDEFINED", "NS_ERR_COLON", "NS_ERR_EMPTY", "NS_ERR_QNAME", "NS_ERR_UNDEFINED_NAMESPACE",
+    "NS_ERR_XML_NAMESPACE"))
+_FIRST_FEED = 4  # libxml2 detects the encoding from the first four bytes: never feed fewer first
+
+
+def _position(data: bytes, offset: int) -> tuple[int, int]:
+    """Line and column (1-based, in characters) of byte `offset`."""
+    line_start = data.rfind(b"\n", 0, offset) + 1
+    return data.count(b"\n", 0, offset) + 1, len(data[line_start:offset].decode("utf-8", "replace")) + 1
+
+
+def _name(el: etree._Element) -> str:
+    prefix, local_name = el.prefix, el.tag.rsplit("}", 1)[-1]
+    return f"{prefix}:{local_name}" if prefix else local_name
+
+
+def _describe(data: bytes, position: tuple[int, int] | None, at_end: bool,
+              open_elements: list[etree._Element]) -> XmlError:
+    """The first well-formedness error in the words of the validator's reader, worked out from the
+    document, the elements still open there and the error's position, never from the parser library's
+    message (its wording changes between versions). `at_end`: the error came when the data ended."""
+    if at_end and (position is None or position[0] >= data.rstrip().count(b"\n") + 1):
+        names = ", ".join(_name(el) for el in reversed(open_elements))
+        message = (f"Unexpected end of file has occurred. The following elements are not closed: {names}."
+                   if names else "Unexpected end of file has occurred.")
+        return XmlError(message, *_position(data, len(data.rstrip())))
+    line, column = position or _position(data, len(data))
+    lines = data.split(b"\n")
+    before = lines[line - 1].decode("utf-8", "replace")[:max(column - 1, 0)] if 0 < line <= len(lines) else ""
+    if not open_elements:
+        return XmlError("Data at the root level is invalid.", line, column)
+    tag = _END_TAG.search(before)
+    top = _name(open_elements[-1])
+    if tag is not None and tag.group(1) != top:
+        return XmlError(f"The '{top}' start tag on line {open_elements[-1].sourceline} does not match the end tag "
+                        f"of '{tag.group(1)}'.", line, column)
+    return XmlError(f"The XML is not well-formed near '{before.strip()[-40:]}'.", line, column)
+
+
+def _stops_reader(entry: etree._LogEntry) -> bool:
+    """An error that stops .NET's XmlReader: a fatal one, or a namespace error (an undeclared prefix,
+    a prefix bound to nothing...), after which libxml2 reads on. A namespace name that is not a valid
+    URI is only a warning for libxml2, and no error for .NET."""
+    return entry.level == _FATAL or entry.type in _NAMESPACE_ERRORS
+
+
 class _Pull:
-    """libxml2's push parser over `data`, fed chunk by chunk; keeps every event read."""
+    """libxml2's push parser over `data`, fed chunk by chunk; keeps the events of every call that
+    succeeded, and only those.
+
+    After an error a parser library may still report events (lxml 6.2 ends every element left open
+    when the data ends early; libxml2 reads on after an undeclared prefix); the validator's reader
+    never gets past the error. So the events of a call that met an error are dropped, and the piece it
+    was given is read again, in smaller pieces, by a fresh parser, until the error lies in a single
+    byte: every event kept was read before the error."""
 
     def __init__(self, data: bytes, encoding: str | None):
-        self.data, self.parser = data, lxml_pull_parser(encoding)
+        self.data, self.encoding, self.parser = data, encoding, lxml_pull_parser(encoding)
         self.events: list[tuple[str, etree._Element]] = []
+        self.cuts: list[int] = []  # where each call that succeeded ended
         self.started = 0  # elements read so far
         self.offset = 0
         self.closed = False
+        self.position: tuple[int, int] | None = None  # where the library put the error of a failed close
+
+    def _step(self, end: int | None) -> bool:
+        """Feed up to `end` (None: close the parser); False when the call met an error."""
+        try:
+            if end is None:
+                self.parser.close()
+            else:
+                self.parser.feed(self.data[self.offset:end])
+            failed = next((e for e in self.parser.feed_error_log if _stops_reader(e)), None)
+        except _PARSE_ERRORS as exc:
+            self.position = getattr(exc, "position", None)
+            return False  # what the call read is dropped with its parser
+        if failed is not None:
+            self.position = (failed.line, failed.column)
+            return False
+        new = list(self.parser.read_events())
+        self.started += sum(1 for event, _ in new if event == "start")
+        self.events.extend(new)
+        if end is not None:
+            self.offset = end
+            self.cuts.append(end)
+        return True
 
     def feed(self, size: int | None) -> XmlError | None:
         if self.closed:
             return None
         end = len(self.data) if size is None else min(len(self.data), self.offset + size)
-        try:
-            if end > self.offset:
-                self.parser.feed(self.data[self.offset:end])
-            self.offset = end
-            if end >= len(self.data):
-                self.closed = True
-                self.parser.close()
-        except (etree.XMLSyntaxError, etree.ParserError, ValueError, LookupError) as exc:
-            self.offset, self.closed = len(self.data), True
-            return _error(exc)
-        finally:
-            new = list(self.parser.read_events())
-            self.started += sum(1 for event, _ in new if event == "start")
-            self.events.extend(new)
-        return None
+        if end > self.offset and not self._step(end):
+            self.closed = True
+            return self._narrow(end)
+        if end < len(self.data):
+            return None
+        self.closed = True
+        if self._step(None):
+            return None
+        return _describe(self.data, self.position, True, self.open_elements())
+
+    def _narrow(self, end: int) -> XmlError:
+        """The error of the call that fed data[offset:end], and the events read before it."""
+        start = self.offset
+        while end - start > 1 and end > _FIRST_FEED:
+            fresh = _Pull(self.data, self.encoding)
+            if not all(fresh._step(cut) for cut in self.cuts):
+                break  # the same calls did not succeed twice: keep what the first parser read
+            step, failed = max(1, (end - start) // _NARROWING), None
+            for piece_end in [*range(max(start + step, _FIRST_FEED), end, step), end]:
+                if not fresh._step(piece_end):
+                    failed = piece_end
+                    break
+            self.parser, self.events, self.cuts, self.started = fresh.parser, fresh.events, fresh.cuts, fresh.started
+            self.position = fresh.position or self.position
+            if failed is None:
+                break  # smaller pieces read without an error: the error is where the data ends
+            start, end = fresh.offset, failed
+        self.offset = len(self.data)
+        return _describe(self.data, self.position, False, self.open_elements())
+
+    def open_elements(self) -> list[etree._Element]:
+        stack: list[etree._Element] = []
+        for event, el in self.events:
+            if event == "start":
+                stack.append(el)
+            elif stack:
+                stack.pop()
+        return stack
 
     def read_rest(self) -> XmlError | None:
         """Read on until the end, an error, or more than MAX_ELEMENTS elements."""
@@ -229,6 +326,16 @@ class _Pull:
 
     def root(self) -> etree._Element | None:
         return self.events[0][1] if self.events else None
+
+
+def _bad_version(data: bytes) -> IdsRead | None:
+    """.NET's reader accepts only version "1.0" in an XML declaration; libxml2 reads any "1.x"."""
+    declaration = _DECLARED_VERSION.match(data)
+    if declaration is None or declaration.group(2) == b"1.0":
+        return None
+    version = declaration.group(2).decode("utf-8", "replace")
+    return IdsRead(None, False, XmlError(f"Version number '{version[:40]}' is invalid.", 1, declaration.start(2) + 1),
+                   None)
 
 
 class IdsReader:
@@ -254,6 +361,8 @@ class IdsReader:
         With a `limit`, None when the root start tag does not end within that many bytes (a
         start tag of millions of attributes is not read to find a schemaLocation)."""
         if self._head is None:
+            self._head = _bad_version(self.data)
+        if self._head is None:
             if limit is None and len(self.data) <= PROBE_FIRST_BYTES and self._parse_whole():
                 self._head = self._whole
             else:
@@ -278,7 +387,7 @@ class IdsReader:
             if head.root is None or head.doctype:
                 self._whole = head
             elif not self._parse_whole():
-                self._whole = self._read_pull(head.root)
+                self._whole = self._read_pull()
         return self._whole
 
     @property
@@ -315,14 +424,14 @@ class IdsReader:
             return IdsRead(root, True, None, None)
         return IdsRead(root, False, error, None)
 
-    def _read_pull(self, root: etree._Element) -> IdsRead:
+    def _read_pull(self) -> IdsRead:
         pull = self._pull
         error = self._head.error or pull.read_rest()
         oversized = pull.started > MAX_ELEMENTS
         if error is None:
-            return IdsRead(root, False, None, None, oversized)
+            return IdsRead(pull.root(), False, None, None, oversized)
         ended = {el for event, el in pull.events if event == "end"}
-        return IdsRead(root, False, error, ended, oversized)
+        return IdsRead(pull.root(), False, error, ended, oversized)
 
 
 @contextmanager
@@ -342,13 +451,31 @@ def large_document(size: int) -> Iterator[None]:
 
 # -- one parse for both stages -------------------------------------------------------------------
 def _expat_accepts(data: bytes) -> bool:
-    """ElementTree's parser (expat, with namespaces) reads the document without an error."""
+    """ElementTree's parser (expat, with namespaces) reads the document without an error (an unknown
+    declared encoding raises LookupError there, not ExpatError)."""
     parser = expat.ParserCreate(None, "}")
     try:
         parser.Parse(data, True)
-    except expat.ExpatError:
+    except (expat.ExpatError, ValueError, LookupError, RecursionError, MemoryError):
         return False
     return True
+
+
+def as_read(text: str) -> tuple[bytes, str | None]:
+    """The bytes the validator reads for a text, and the encoding to read them in (None: the one the
+    document declares, as .NET honours it reading a file). The published harness writes each
+    candidate to a UTF-8 file for the validator, so a text is read as its UTF-8 bytes: a declaration of
+    another encoding then makes it unreadable there, and here. A text with lone surrogates has no UTF-8
+    form (the harness could not write it): its surrogates are passed through and read as UTF-8."""
+    try:
+        return text.encode("utf-8"), None
+    except UnicodeEncodeError:
+        return text.encode("utf-8", errors="surrogatepass"), "utf-8"
+
+
+def as_written(candidate: str) -> str:
+    """The file the published harness writes for a candidate: the text and a newline."""
+    return candidate + "\n"
 
 
 class Candidate:
@@ -356,11 +483,9 @@ class Candidate:
 
     def __init__(self, text: str):
         self.text = text
-        try:
-            self.data, self._utf8 = text.encode("utf-8"), True
-        except UnicodeEncodeError:  # lone surrogates: the audit reads them as .NET does, Stage 2 refuses
-            self.data, self._utf8 = text.encode("utf-8", errors="surrogatepass"), False
-        self.reader = IdsReader(self.data, "utf-8")  # a str's declared encoding is ignored, as by .NET
+        self.data, encoding = as_read(as_written(text))  # the audit reads the file the validator read
+        self._utf8 = encoding is None  # lone surrogates: the audit passes them through, Stage 2 refuses
+        self.reader = IdsReader(self.data, encoding)
         self._stage2: Parsed | None = None
         # What the audit kept of the tree (its element objects): held while Stage 2 reads the same tree,
         # lxml hands back those objects instead of making new ones.
@@ -371,7 +496,7 @@ class Candidate:
         if self._stage2 is None:
             shared = self._shared_root()
             parsed = Parsed(shared) if shared is not None else parse_xml(self.text)
-            self._stage2 = Parsed(parsed.root, parsed.error, len(self.data))
+            self._stage2 = Parsed(parsed.root, parsed.error, len(self.data) - 1)  # the text's bytes
         return self._stage2
 
     def _shared_root(self) -> etree._Element | None:

@@ -281,3 +281,18 @@ def test_shared_parse_gives_elementtrees_scores_on_edge_cases(name):
                      text.replace("<ids ", '<!DOCTYPE ids [<!ENTITY w "WALL">]><ids ', 1)):
         shared, reference = _both_ways(document, gold)
         assert shared == reference
+
+
+def test_every_damaged_declaration_gets_the_verdict_of_its_written_file():
+    """Each version and encoding the declaration mutation knows (standalone values cycling), on one gold:
+    a verdict, never an exception, and the status the validator gives the UTF-8 file of the output."""
+    from idsbench.synthetic.mutations import ENCODINGS, VERSIONS, mutate
+    from idsbench.xmlparse import as_written
+
+    reference = REFERENCES[3]
+    for a in range(len(VERSIONS) * len(ENCODINGS)):
+        raw = mutate(reference.gold, "declaration", a, a)
+        result = evaluate_one(raw, reference, AUDITOR)
+        written = audit(as_written(extract_candidate(raw)).encode("utf-8"))
+        assert result.audit.status == written.status, (a, raw[:120])
+        assert 0.0 <= result.facets.f1 <= 1.0

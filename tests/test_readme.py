@@ -66,3 +66,13 @@ def test_the_layout_table_names_every_module_of_the_package():
         row = next(line for line in LAYOUT.splitlines() if line.startswith(f"| `idsbench/{sub}/`"))
         modules = [m.name for m in (package / sub).glob("*.py") if m.name != "__init__.py" or sub == "audit"]
         assert [m for m in modules if f"`{m}`" not in row] == [], sub
+
+
+def test_ci_runs_the_readmes_test_command_and_install():
+    """CI must run the same install and test command the README gives (command 2)."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    command = next(line for line in readme.splitlines() if line.endswith("-m pytest") and "venv" in line)
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert "pip install -e '.[test]'" in command and "pip install --quiet -e '.[test]'" in ci
+    assert '"$work/newest/bin/python" -m pytest\n' in ci
+    assert "-r requirements.txt" in next(line for line in readme.splitlines() if line.endswith("ids-bench run"))

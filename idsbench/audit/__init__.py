@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from lxml import etree
 
 from idsbench.regex.safe import work_budget
-from idsbench.xmlparse import MAX_ELEMENTS, IdsRead, IdsReader, large_document
+from idsbench.xmlparse import MAX_ELEMENTS, IdsRead, IdsReader, as_read, large_document
 
 from .context import AuditContext
 from .locate import findings, ordered
@@ -42,10 +42,10 @@ SCHEMA_LOCATIONS = {
 
 
 def as_bytes(document: str | bytes) -> tuple[bytes, str | None]:
-    """UTF-8 bytes of a str document (its declared encoding is then ignored, as .NET does
-    for text it reads from a string); bytes are parsed as given."""
+    """The bytes to read and their encoding: a str as the UTF-8 file it would be written to
+    (xmlparse.as_read: its declared encoding counts), bytes as given."""
     if isinstance(document, str):
-        return document.encode("utf-8", errors="surrogatepass"), "utf-8"
+        return as_read(document)
     return bytes(document), None
 
 
@@ -165,6 +165,6 @@ def audit(document: str | bytes, profile: str = DEFAULT_PROFILE, *, custom_xsd: 
     """Audit an IDS document like `ids-tool audit` (with `-x ids.xsd` when custom_xsd, and
     `-c` when omit_content: XSD and probe only).
 
-    A str is audited as UTF-8 text (its declared encoding is ignored); bytes are parsed as
-    given. Unknown profile names raise ValueError; documents never raise."""
+    A str is audited as the UTF-8 file it would be written to (a declaration of another encoding
+    makes it unreadable, as for the validator); bytes are parsed as given. Unknown profile names raise ValueError; documents never raise."""
     return run_audit(document, profile, custom_xsd=custom_xsd, omit_content=omit_content).result()

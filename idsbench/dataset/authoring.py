@@ -20,6 +20,7 @@ from collections import Counter
 from . import conventions
 from .golds import parse_gold
 from .leakage import LIMITS, Leakage, leakage, pooled
+from .review3 import is_version3
 from .scenarios import Scenario
 from .schema import LANGUAGES
 
@@ -56,11 +57,12 @@ def gold(sc: Scenario, lang: str) -> str:
 def convention_problems(scenarios: list[Scenario]) -> tuple[list[str], str, list[str]]:
     problems, files = [], 0
     for sc in scenarios:
+        edition = 3 if is_version3(sc) else 2
         for lang in LANGUAGES:
             for path, versions, text in ids_turns(sc, lang):
                 files += 1
                 try:
-                    problems += [f"{path}: {p}" for p in conventions.problems(text, versions)]
+                    problems += [f"{path}: {p}" for p in conventions.problems(text, versions, edition)]
                 except ValueError:  # not XML: gate a reports it
                     continue
     return problems, f"{files} files, rules C1-C{len(conventions.RULES)}", []
@@ -68,23 +70,37 @@ def convention_problems(scenarios: list[Scenario]) -> tuple[list[str], str, list
 
 # ------------------------------------------------------------------------------------------- i leakage
 
-def csv_columns(request: str) -> set[str]:
-    """Which IFC columns a CSV request carries ("IFC class", "property set"), judged from its table."""
+def csv_table(request: str) -> tuple[list[str], list[list[str]]]:
+    """(header, data rows) of the CSV table in a request; ([], []) when it has none."""
     body = request.split("\n\n", 1)[-1]
     rows = [r for r in csv.reader(io.StringIO(body)) if len(r) >= 3]
     if len(rows) < 2:
-        return set()
+        return [], []
     width = Counter(len(r) for r in rows).most_common(1)[0][0]  # the table's width; a preamble line differs
     table = [r for r in rows if len(r) == width]
-    header, data = table[0], table[1:]
-    found = set()
-    for col, title in enumerate(header):
-        cells = [r[col] for r in data if col < len(r) and r[col].strip()]
-        share = lambda rx: sum(bool(rx.search(c)) for c in cells) / len(cells) if cells else 0.0  # noqa: E731
-        if share(_CLASS_CELL) >= 0.5:
-            found.add("IFC class")
-        if _SET_HEADER.search(title) or share(_SET_CELL) >= 0.5:
-            found.add("property set")
+    return table[0], table[1:]
+
+
+def class_columns(header: list[str], data: list[list[str]]) -> list[int]:
+    """Columns of which at least half the filled cells name an IFC class."""
+    return [col for col in range(len(header)) if _share(_CLASS_CELL, _cells(data, col)) >= 0.5]
+
+
+def _cells(data: list[list[str]], col: int) -> list[str]:
+    return [r[col] for r in data if col < len(r) and r[col].strip()]
+
+
+def _share(rx: re.Pattern, cells: list[str]) -> float:
+    return sum(bool(rx.search(c)) for c in cells) / len(cells) if cells else 0.0
+
+
+def csv_columns(request: str) -> set[str]:
+    """Which IFC columns a CSV request carries ("IFC class", "property set"), judged from its table."""
+    header, data = csv_table(request)
+    found = {"IFC class"} if class_columns(header, data) else set()
+    if any(_SET_HEADER.search(title) or _share(_SET_CELL, _cells(data, col)) >= 0.5
+           for col, title in enumerate(header)):
+        found.add("property set")
     return found
 
 

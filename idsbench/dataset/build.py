@@ -44,6 +44,14 @@ def user_turns(scenario: Scenario, language: str) -> list[str]:
     return [m.content for m in scenario.examples[language] if m.role == "user"]
 
 
+def trap_ids(scenario: Scenario) -> tuple[str, ...]:
+    """The catalogue ids a version-3 review cites as traps (none for version 2)."""
+    review = scenario.meta.get("review")
+    if not (isinstance(review, dict) and review.get("version") == 3 and isinstance(review.get("traps"), list)):
+        return ()
+    return tuple(str(t.get("fact") or "") for t in review["traps"] if isinstance(t, dict))
+
+
 def record_of(scenario: Scenario, language: str) -> dict:
     """The record of one scenario in one language (ValueError when its gold is not XML)."""
     summary = summarize(scenario.examples[language][-1].content)
@@ -55,7 +63,8 @@ def record_of(scenario: Scenario, language: str) -> dict:
         "domain": meta["domain"], "ifc_versions": list(meta["ifc_versions"]), "gold_ids": messages[-1]["content"],
         "n_specifications": summary.n_specifications, "facet_kinds": list(summary.facet_kinds),
         "restriction_kinds": list(summary.restriction_kinds),
-        "skills": skills(parse_gold(messages[-1]["content"]), user_turns(scenario, language), meta["turn_type"]),
+        "skills": skills(parse_gold(messages[-1]["content"]), user_turns(scenario, language), meta["turn_type"],
+                         trap_ids(scenario)),
     }
     return {k: rec[k] for k in FEATURES}  # stable key order = schema order
 

@@ -18,7 +18,8 @@ RULES = {
     "C1": "exact IDS schemaLocation; info holds only a title",
     "C2": "every specification's ifcVersion is the request's IDS Version",
     "C3": "applicability minOccurs and maxOccurs written",
-    "C4": "entity: one class and at most one predefined type, upper case (IFC2X3 walls: IFCWALL|IFCWALLSTANDARDCASE)",
+    "C4": "entity: one class and at most one predefined type, upper case (version 2's IFC2X3 walls: "
+          "IFCWALL|IFCWALLSTANDARDCASE)",
     "C5": "requirement property and attribute facets carry an explicit cardinality",
     "C6": "every property facet carries a dataType (a prohibited one apart)",
     "C7": "restriction base: xs:double for reals and measures, xs:integer for integers, xs:string for text",
@@ -53,12 +54,15 @@ def underlying(data_type: str, version: str) -> str:
     return "other"
 
 
-def _entity(f: Facet, versions: tuple[str, ...]) -> Iterator[str]:
+def _entity(f: Facet, versions: tuple[str, ...], edition: int) -> Iterator[str]:
+    # Version 2 fixed IFC2X3 walls as an enumeration of both classes; version 3 leaves the class to the
+    # request's words, like any other.
     names, types = f.value("name"), f.value("predefinedType")
-    allowed_enum = "IFC2X3" in versions and tuple(names.enumeration) == IFC2X3_WALLS
+    walls_rule = edition == 2 and "IFC2X3" in versions
+    allowed_enum = walls_rule and tuple(names.enumeration) == IFC2X3_WALLS
     if not (len(names.simple) == 1 and not names.enumeration) and not allowed_enum:
         yield f"C4 {f.key}: entity name must be one simpleValue"
-    if "IFC2X3" in versions and names.simple == ("IFCWALL",):
+    if walls_rule and names.simple == ("IFCWALL",):
         yield f"C4 {f.key}: IFC2X3 walls are the IFCWALL|IFCWALLSTANDARDCASE enumeration"
     if types.enumeration or types.patterns or len(types.simple) > 1:
         yield f"C4 {f.key}: predefinedType must be one simpleValue"
@@ -91,9 +95,9 @@ def _patterns(f: Facet) -> Iterator[str]:
             yield f"C10 {f.key}: one-value enumeration (write a simpleValue)"
 
 
-def _facet(f: Facet, versions: tuple[str, ...]) -> Iterator[str]:
+def _facet(f: Facet, versions: tuple[str, ...], edition: int) -> Iterator[str]:
     if f.kind == "entity":
-        yield from _entity(f, versions)
+        yield from _entity(f, versions, edition)
     if f.section == "r" and f.kind in ("property", "attribute") and "cardinality" not in f.attrib:
         yield f"C5 {f.key}: no cardinality"
     if f.kind == "property":
@@ -107,7 +111,7 @@ def _facet(f: Facet, versions: tuple[str, ...]) -> Iterator[str]:
     yield from _patterns(f)
 
 
-def gold_problems(gold: Gold, versions: tuple[str, ...]) -> list[str]:
+def gold_problems(gold: Gold, versions: tuple[str, ...], edition: int = 2) -> list[str]:
     out = []
     if gold.schema_location != SCHEMA_LOCATION:
         out.append(f"C1 schemaLocation {gold.schema_location!r}")
@@ -121,10 +125,11 @@ def gold_problems(gold: Gold, versions: tuple[str, ...]) -> list[str]:
         if "description" in s.attrib or "instructions" in s.attrib:
             out.append(f"C11 S{s.index}: description/instructions")
         for f in s.facets:
-            out += list(_facet(f, versions))
+            out += list(_facet(f, versions, edition))
     return out
 
 
-def problems(text: str, versions: tuple[str, ...]) -> list[str]:
-    """Every convention breach of one gold IDS text under the request's IDS Version."""
-    return gold_problems(parse_gold(text), versions)
+def problems(text: str, versions: tuple[str, ...], edition: int = 2) -> list[str]:
+    """Every convention breach of one gold IDS text under the request's IDS Version (edition: the
+    dataset version whose rules apply)."""
+    return gold_problems(parse_gold(text), versions, edition)

@@ -8,6 +8,11 @@ a XSD (ifctester)   b audit status Ok   c en/ja parity   d structure and records
 e headers           f built files up to date              g composition vs data/composition.json
 h-k the authoring gates of version 2 (idsbench.dataset.authoring): conventions, leakage, review, range
 l every gold passes its own witnesses (idsbench.behaviour)
+m-q the gates of version-3 scenarios (idsbench.dataset.version3): traps, steering phrases, review records
+    with definitions and adversarial rounds, leakage, EIR sizes
+
+`check --scenario sNNN` runs the per-scenario gates over some scenarios: the whole-set gates (f, g, k) are
+skipped, the pooled shares (i, p) are information, and q checks only the cap on specifications.
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ from typing import Optional
 
 from idsbench.behaviour.gate import witness_problems
 
-from . import authoring
+from . import authoring, version3
 from . import composition as comp
 from .build import checkout, composition_of, configs_present, record_of, render_outputs
 from .ids_analysis import audit_problems, parity_problems, summarize, xsd_problems
@@ -38,6 +43,7 @@ GATE_TITLES = {
     "g": "composition vs data/composition.json",
     **{key: title for key, (title, _) in authoring.GATES.items()},
     "l": "every gold passes its own witnesses (witness IFC models checked with ifctester)",
+    **{key: title for key, (title, _) in version3.GATES.items()},
 }
 VERSION_LINE_RE = re.compile(r"^IDS Version: (.*)$")
 FILENAME_LINE_RE = re.compile(r"^filename: (s(\d{3})-[a-z0-9]+(?:-[a-z0-9]+)*\.ids)$")
@@ -119,7 +125,7 @@ def gate_parity(scenarios: list[Scenario]) -> GateResult:
     return _result("c", problems, f"{len(scenarios)} scenarios")
 
 
-def gate_structure(read_problems: list[str], scenarios: list[Scenario]) -> tuple[GateResult, int]:
+def gate_structure(read_problems: list[str], scenarios: list[Scenario], numbering: bool = True) -> tuple[GateResult, int]:
     problems = list(read_problems)
     ids: dict[str, str] = {}
     for sc in scenarios:
@@ -132,7 +138,7 @@ def gate_structure(read_problems: list[str], scenarios: list[Scenario]) -> tuple
                 problems.append(f"{sc.folder}: id {rec['id']} also produced by {ids[rec['id']]}")
             ids[rec["id"]] = sc.folder
     numbers = sorted(int(sc.scenario_id[1:]) for sc in scenarios if sc.scenario_id[1:].isdigit())
-    missing = sorted(set(range(1, numbers[-1] + 1)) - set(numbers)) if numbers else []
+    missing = sorted(set(range(1, numbers[-1] + 1)) - set(numbers)) if numbers and numbering else []
     problems += [f"data/scenarios/s{n:03d}: missing (scenario numbers must run s001 … s{numbers[-1]:03d})"
                  for n in missing]
     return _result("d", problems), len(ids)
@@ -233,10 +239,18 @@ def gate_composition(root: Path, scenarios: list[Scenario]) -> tuple[GateResult,
 
 
 def gate_authoring(key: str, root: Path, scenarios: list[Scenario]) -> GateResult:
+    if key == "i":  # version 3 has its own, stricter leakage gate (p)
+        scenarios = [sc for sc in scenarios if not version3.is_version3(sc)]
     problems, note, details = authoring.GATES[key][1](scenarios)
     status = "failed" if problems else "ok"
     if key == "k" and problems and not composition_of(root, scenarios).complete:
         status = "info"  # a minimum for the full set, like the composition gate's: behind pace, not failed
+    return GateResult(key, GATE_TITLES[key], status, problems, note, details)
+
+
+def gate_version3(key: str, root: Path, scenarios: list[Scenario]) -> GateResult:
+    complete = key == "q" and composition_of(root, scenarios).complete
+    problems, note, details, status = version3.GATES[key][1](scenarios, complete)
     return GateResult(key, GATE_TITLES[key], status, problems, note, details)
 
 
@@ -249,36 +263,69 @@ def gate_witnesses(scenarios: list[Scenario]) -> GateResult:
     return _result("l", problems, note)
 
 
-def run_checks(root: Path | str | None = None, gates: str = "".join(GATE_TITLES)) -> CheckReport:
-    """The gates named in `gates`, over `root` (default: the checkout you are in)."""
+def _only(chosen: list[str], root: Path, scenarios: list[Scenario], read_problems: list[str]):
+    """The chosen scenarios, their read problems and their IDS files; ValueError for an unknown id."""
+    unknown = [sid for sid in chosen if not (root / "data" / "scenarios" / sid).is_dir()]
+    if unknown:
+        raise ValueError(f"no scenario {', '.join(unknown)} under {root / 'data' / 'scenarios'}")
+    folders = tuple(f"data/scenarios/{sid}" for sid in chosen)
+    mine = [p for p in read_problems if p.startswith(folders)]
+    files = [f for f in ids_files(root) if f.relative_to(root).as_posix().startswith(folders)]
+    return [sc for sc in scenarios if sc.scenario_id in chosen], mine, files
+
+
+WHOLE_SET_GATES = "fgk"  # about the whole dataset: skipped when checking some scenarios
+POOLED_GATES = "ip"  # limits on pooled shares: information when checking some scenarios
+
+
+def run_checks(root: Path | str | None = None, gates: str = "".join(GATE_TITLES),
+               scenarios: Optional[list[str]] = None) -> CheckReport:
+    """The gates named in `gates`, over `root` (default: the checkout you are in); with `scenarios`, only
+    the per-scenario gates over those scenarios (nothing is rebuilt; pooled shares are information)."""
     root = checkout(root)
     start = time.perf_counter()
-    scenarios, read_problems = read_all(root)
+    chosen, read_problems = read_all(root)
     files = ids_files(root)
+    if scenarios:
+        chosen, read_problems, files = _only(scenarios, root, chosen, read_problems)
     results: list[GateResult] = []
-    n_examples = 2 * len(scenarios)
-    table = ""
+    n_examples, table = 2 * len(chosen), ""
     for key in gates:
-        if key == "a":
-            results.append(gate_xsd(root, files))
-        elif key == "b":
-            results.append(gate_audit(root, files))
-        elif key == "c":
-            results.append(gate_parity(scenarios))
-        elif key == "d":
-            result, n_examples = gate_structure(read_problems, scenarios)
-            results.append(result)
-        elif key == "e":
-            results.append(gate_headers(scenarios))
-        elif key == "f":
-            results.append(gate_up_to_date(root, scenarios, read_problems))
-        elif key == "g":
-            result, table = gate_composition(root, scenarios)
-            results.append(result)
-        elif key in authoring.GATES:
-            results.append(gate_authoring(key, root, scenarios))
-        elif key == "l":
-            results.append(gate_witnesses(scenarios))
-        else:
-            raise ValueError(f"unknown gate {key!r}; valid: {''.join(GATE_TITLES)}")
-    return CheckReport(str(root), len(scenarios), n_examples, results, table, time.perf_counter() - start)
+        if scenarios and key in WHOLE_SET_GATES:
+            results.append(GateResult(key, GATE_TITLES[key], "skipped", note="about the whole dataset"))
+            continue
+        result, n, table = _gate(key, root, chosen, read_problems, files, partial=bool(scenarios), table=table)
+        n_examples = n if key == "d" else n_examples
+        if scenarios and key in POOLED_GATES and result.status == "failed":
+            result.status = "info"
+        results.append(result)
+    return CheckReport(str(root), len(chosen), n_examples, results, table, time.perf_counter() - start)
+
+
+def _gate(key: str, root: Path, scenarios: list[Scenario], read_problems: list[str], files: list[Path],
+          partial: bool, table: str) -> tuple[GateResult, int, str]:
+    """One gate's result (with the example count of gate d and the composition table of gate g)."""
+    n = 2 * len(scenarios)
+    if key == "a":
+        return gate_xsd(root, files), n, table
+    if key == "b":
+        return gate_audit(root, files), n, table
+    if key == "c":
+        return gate_parity(scenarios), n, table
+    if key == "d":
+        result, n = gate_structure(read_problems, scenarios, numbering=not partial)
+        return result, n, table
+    if key == "e":
+        return gate_headers(scenarios), n, table
+    if key == "f":
+        return gate_up_to_date(root, scenarios, read_problems), n, table
+    if key == "g":
+        result, table = gate_composition(root, scenarios)
+        return result, n, table
+    if key in authoring.GATES:
+        return gate_authoring(key, root, scenarios), n, table
+    if key == "l":
+        return gate_witnesses(scenarios), n, table
+    if key in version3.GATES:
+        return gate_version3(key, root, scenarios), n, table
+    raise ValueError(f"unknown gate {key!r}; valid: {''.join(GATE_TITLES)}")

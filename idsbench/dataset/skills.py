@@ -1,8 +1,11 @@
-"""Which mappings an example exercises (the optional `skills` column), derived from its gold and request."""
+"""Which mappings an example exercises (the optional `skills` column), derived from its gold and request,
+and for version-3 scenarios the kinds of the hard facts its review cites as traps (`trap-…`)."""
 
 from __future__ import annotations
 
 import re
+
+from idsbench.vocabulary.facts import kind_of
 
 from .golds import ANY_SET_PATTERN, Gold
 from .leakage import spelled_out
@@ -22,7 +25,16 @@ SKILLS = {
     "bounds": "numeric bounds",
     "cardinality": "optional or prohibited items, or objects that may or must not exist",
     "revision": "a change request on an earlier IDS",
+    "trap-version-home": "a trap: a set, property, class or predefined type that exists in some IFC versions only",
+    "trap-data-type": "a trap: a template data type that is not the intuitive one",
+    "trap-enumeration": "a trap: an enumerated value of the declared version",
+    "trap-quantity-set": "a trap: a quantity set of the declared version",
+    "trap-predefined-type": "a trap: a predefined type chosen by its IFC definition",
+    "trap-unit": "a trap: a conversion to the SI unit beyond mm to m",
 }
+TRAP_SKILLS = {"home": "trap-version-home", "moved": "trap-version-home", "datatype": "trap-data-type",
+               "enum": "trap-enumeration", "qto": "trap-quantity-set", "ptype": "trap-predefined-type",
+               "unit": "trap-unit"}
 _NUMBER = re.compile(r"-?[0-9]+(?:\.[0-9]+)?")
 
 
@@ -39,9 +51,10 @@ def _numeric_literals(gold: Gold) -> set[str]:
     return out
 
 
-def skills(gold: Gold, user_turns: list[str], turn_type: str) -> list[str]:
+def skills(gold: Gold, user_turns: list[str], turn_type: str, traps: tuple[str, ...] = ()) -> list[str]:
+    """`traps`: the catalogue ids a version-3 review cites."""
     text = "\n".join(user_turns)
-    found = set()
+    found = {TRAP_SKILLS[kind_of(t)] for t in traps if kind_of(t)}
     for f in gold.facets:
         v = f.value("value")
         if f.kind == "entity":

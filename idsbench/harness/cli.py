@@ -13,11 +13,11 @@ from idsbench.records import InputError
 
 from .endpoint import EndpointConfig
 from .examples import FILTER_KEYS, Selection, load_examples, select
-from .failures import Failures
+from .failures import Failures, one_line
 from .prompt import DEFAULT_PROMPT, load_prompt
 from .protocol import DEFAULT_PROTOCOL, RunProtocol, endpoint_config as protocol_endpoint, load_protocol, \
     protocol_names, resolve
-from .systems import BASELINES, SYSTEMS
+from .systems import BASELINES, SYSTEMS, SystemUnreachable
 
 EXIT_INTERRUPTED = 130
 EXIT_GENERATIONS_FAILED = 3
@@ -32,13 +32,21 @@ EPILOG_RUN = """examples:
   ids-bench run --protocol paper-0shot --model Qwen/Qwen3-8B --base-url http://localhost:8000/v1 \\
       --api-key-env none          # the paper's prompt (fetched, verified) and sampling, thinking on
   ids-bench run --protocol paper-0shot --prompt ishigaki-ids-bench_0shot.txt --model m --base-url ...  # offline
+  ids-bench run --protocol repair-3 --model m --base-url http://localhost:8000/v1 --api-key-env none
 Protocols (--protocol): ishigaki-detailed-v1 (default; this project's prompt, NOT the paper's protocol),
-paper-0shot (the paper's). Flags such as --temperature override the protocol; the run records each override
-and its signature says protocol:NAME+overrides.
-Interrupted? Run the same command again: finished examples are kept and skipped.
+paper-0shot (the paper's; the only one comparable with it); repair-3 and paper-repair-3 (on those two: the
+audit's findings sent back, up to 3 repair rounds, scores per round); fewshot-3 and paper-fewshot-3 (3 solved
+examples from other scenarios first). Flags such as --temperature override the protocol; the run records
+each override and its signature says protocol:NAME+overrides.
+Endpoint flags (--base-url, --api-key-env, --protocol, --prompt, sampling and request flags) need --model.
+Requests are retried on 429/5xx, timeouts and dropped connections; a connection that cannot be made
+(refused, unknown host, TLS) is not: at the first request it stops the run, with the error.
+Interrupted? Run the same command again: finished examples are kept and skipped ("resuming: ..."); under a
+repair protocol an unfinished example resumes at the round it reached.
 Writes <out>/predictions.jsonl, results.jsonl, summary.json (signature + provenance) and report.html;
 results in <out> written by another command are kept unless --overwrite.
-exit codes: 0 done, 2 bad input, 3 most generations failed (the last line says why; --allow-failures
+exit codes: 0 done, 2 bad input (e.g. an endpoint flag without --model), 3 the endpoint cannot be reached
+(stopped at the first request) or most generations failed (the last line says why; --allow-failures
 gives 0), 130 interrupted"""
 EPILOG_GENERATE = """examples:
   ids-bench generate --system rule-based --out runs/rule-based/predictions.jsonl
@@ -47,7 +55,8 @@ EPILOG_GENERATE = """examples:
 then: ids-bench score --predictions runs/gpt-4o-mini/predictions.jsonl
 Rows: {"id", "prediction" (null on failure), "finish_reason", "usage", "error", "latency_s", "attempts", ...},
 appended as they arrive; rerunning resumes (ids already in the file are skipped).
-exit codes: 0 done, 2 bad input, 3 most generations failed (--allow-failures gives 0), 130 interrupted"""
+exit codes: 0 done, 2 bad input, 3 the endpoint cannot be reached (stopped at the first request) or most
+generations failed (--allow-failures gives 0), 130 interrupted"""
 
 
 def _csv(value: str) -> tuple[str, ...]:
@@ -76,7 +85,7 @@ def add_generation_arguments(p: argparse.ArgumentParser) -> None:
     e = p.add_argument_group("endpoint (any OpenAI-compatible chat API)")
     e.add_argument("--model", help="model name sent to the endpoint")
     e.add_argument("--base-url", help="e.g. http://localhost:8000/v1 (default: the OpenAI API)")
-    e.add_argument("--api-key-env", default="OPENAI_API_KEY", help="env var holding the key; 'none' for no key")
+    e.add_argument("--api-key-env", help="env var holding the key (default: OPENAI_API_KEY); 'none' for no key")
     e.add_argument("--protocol", metavar="NAME|FILE", help=f"generation protocol: {', '.join(protocol_names())} "
                    f"or a protocol file (default: {DEFAULT_PROTOCOL}, which is not the paper's protocol)")
     e.add_argument("--prompt", type=Path, help=f"system prompt file (default: the protocol's; {DEFAULT_PROMPT.name} "
@@ -93,7 +102,8 @@ def add_generation_arguments(p: argparse.ArgumentParser) -> None:
     s.add_argument("--reasoning-effort", metavar="LEVEL", help="request thinking OpenAI-style instead, e.g. high")
     s.add_argument("--extra-body", type=_json_object, help="JSON merged into each request body, last")
     s.add_argument("--timeout", type=float, help="seconds per request")
-    s.add_argument("--retries", type=at_least(0), help="retries on 429/5xx/timeouts")
+    s.add_argument("--retries", type=at_least(0), help="retries on 429/5xx, timeouts and dropped connections (never "
+                   "on a connection that cannot be made)")
     e.add_argument("--concurrency", type=at_least(1), default=1, help="parallel requests (default: %(default)s)")
     p.add_argument("--overwrite", action="store_true", help="start again instead of resuming, replacing what "
                    "is in the output folder")
@@ -102,12 +112,30 @@ def add_generation_arguments(p: argparse.ArgumentParser) -> None:
     add_progress(p)
 
 
+ENDPOINT_FLAGS = ("base_url", "api_key_env", "protocol", "prompt", "temperature", "top_p", "top_k", "min_p",
+                  "max_tokens", "seed", "thinking", "reasoning_effort", "extra_body", "timeout", "retries")
+
+
+def endpoint_flags(args: argparse.Namespace) -> list[str]:
+    """The endpoint-only flags given on the command line."""
+    return [f"--{key.replace('_', '-')}" for key in ENDPOINT_FLAGS if getattr(args, key) is not None]
+
+
 def system_name(args: argparse.Namespace) -> str:
+    """The system to run; endpoint flags without --model are an error, never a silent baseline run."""
     name = args.system or ("endpoint" if args.model else "rule-based")
     if name == "endpoint" and not args.model:
         raise InputError("--system endpoint needs --model")
     if name in BASELINES and args.model:
         raise InputError(f"--model is for endpoints; --system {name} is an offline baseline")
+    flags = [] if args.model else endpoint_flags(args)
+    if flags and args.system in BASELINES:
+        raise InputError(f"{flags[0]} is for endpoints; --system {name} is an offline baseline")
+    if flags:
+        one = len(flags) == 1
+        raise InputError(f"{', '.join(flags)} {'needs' if one else 'need'} --model: add --model NAME (the model the "
+                         f"endpoint serves), or leave {'it' if one else 'them'} out to run the offline rule-based "
+                         "baseline")
     return name
 
 
@@ -117,8 +145,6 @@ THINKING = {"on": True, "off": False, "server-default": None}
 def run_protocol(args: argparse.Namespace, system: str) -> RunProtocol | None:
     """The protocol of an endpoint run with the explicit flags applied; None for the offline baselines."""
     if system != "endpoint":
-        if args.protocol:
-            raise InputError(f"--protocol is for endpoints; --system {system} is an offline baseline")
         return None
     flags = {"temperature": args.temperature, "top_p": args.top_p, "top_k": args.top_k, "min_p": args.min_p,
              "max_tokens": args.max_tokens, "seed": args.seed, "reasoning_effort": args.reasoning_effort,
@@ -132,8 +158,9 @@ def run_protocol(args: argparse.Namespace, system: str) -> RunProtocol | None:
 def endpoint_config(args: argparse.Namespace, protocol: RunProtocol | None) -> EndpointConfig | None:
     if not args.model or protocol is None:
         return None
+    key = args.api_key_env or "OPENAI_API_KEY"
     return protocol_endpoint(protocol, model=args.model, base_url=args.base_url,
-                             api_key_env=None if args.api_key_env.lower() == "none" else args.api_key_env)
+                             api_key_env=None if key.lower() == "none" else key)
 
 
 def prompt_of(args: argparse.Namespace, protocol: RunProtocol | None):
@@ -151,24 +178,34 @@ def default_out(name: str, args: argparse.Namespace) -> Path:
 
 def cmd_generate(args: argparse.Namespace) -> int:
     from .generate import generate  # noqa: PLC0415
-    from .run import RunConfig, generation_stats, make_system  # noqa: PLC0415
+    from .run import RunConfig, generation_stats, make_system, plan_for  # noqa: PLC0415
 
     name = system_name(args)
     out = args.out or default_out(name, args) / "predictions.jsonl"
     data = args.data or default_data()
-    examples = select(load_examples(data), selection(args))
+    everything = load_examples(data)
+    examples = select(everything, selection(args))
     protocol = run_protocol(args, name)
     config = RunConfig(data, out.parent, name, prompt_of(args, protocol), endpoint_config(args, protocol),
                        protocol=protocol)
     try:
         report = generate(examples, make_system(config), out, concurrency=args.concurrency,
-                          overwrite=args.overwrite, retry_failed=args.retry_failed, progress=not args.no_progress)
+                          overwrite=args.overwrite, retry_failed=args.retry_failed, progress=not args.no_progress,
+                          plan=plan_for(config, everything))
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED
+    except SystemUnreachable as exc:
+        return unreachable(exc)
     print(f"{out}: {report.written} written ({report.failed} failed), {report.skipped} already there",
           file=sys.stderr)
     ids = [e.id for e in examples]
     return failure_verdict(Failures.from_stats(generation_stats(out, ids), len(ids)), args.allow_failures)
+
+
+def unreachable(exc: SystemUnreachable) -> int:
+    print(f"error: cannot reach the endpoint: {one_line(exc)}\nStopped at the first request (nothing recorded "
+          "for it): check --base-url and that the server is up, then run the same command again.", file=sys.stderr)
+    return EXIT_GENERATIONS_FAILED
 
 
 def failure_verdict(failures: Failures, allowed: bool) -> int:
@@ -200,7 +237,9 @@ def cmd_run(args: argparse.Namespace) -> int:
         outcome = run(config)
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED
-    print(json.dumps(outcome.summary, indent=2, ensure_ascii=False) if args.json else outcome.scores.table())
+    except SystemUnreachable as exc:
+        return unreachable(exc)
+    print(json.dumps(outcome.summary, indent=2, ensure_ascii=False) if args.json else outcome.table())
     if protocol is not None and not protocol.to_json()["paper"]:
         print(f"protocol {protocol.signature_part()}: not the paper's protocol, so these scores are not comparable "
               "with the paper's (--protocol paper-0shot runs its prompt and sampling)", file=sys.stderr)

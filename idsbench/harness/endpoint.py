@@ -1,9 +1,17 @@
-"""Any OpenAI-compatible chat endpoint as a System, with timeouts and exponential back-off."""
+"""Any OpenAI-compatible chat endpoint as a System, with timeouts and exponential back-off.
+
+Retried: HTTP 408/409/429 and 5xx, timeouts, and connections dropped after they were made. Never
+retried: other 4xx (the request's fault) and a connection that cannot be made at all (refused, DNS,
+TLS, connect timeout). Until the endpoint has answered once, such a connection error stops the run
+(SystemUnreachable): a wrong --base-url or a server not yet up fails in seconds, not one example at a time.
+"""
 from __future__ import annotations
 
 import os
 import random
+import ssl
 import sys
+import threading
 import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -13,9 +21,11 @@ from idsbench.records import InputError
 from .examples import Example
 from .predictions import Generation
 from .prompt import Prompt, chat_messages
-from .systems import System
+from .systems import System, SystemUnreachable
 
 RETRY_STATUS = frozenset({408, 409, 429})  # plus every 5xx; other 4xx are the request's fault: no retry
+CONNECT_TIMEOUT_S = 10.0  # a server that exists accepts a connection long before this
+UNREACHABLE = ("ConnectError", "ConnectTimeout")  # httpx and httpx2 (the client uses either) name them alike
 
 
 @dataclass(frozen=True)
@@ -71,10 +81,11 @@ def api_key(config: EndpointConfig) -> str:
 
 
 def make_client(config: EndpointConfig):
-    from openai import OpenAI  # noqa: PLC0415  (baselines run without the client)
+    from openai import OpenAI, Timeout  # noqa: PLC0415  (baselines run without the client)
 
     # max_retries=0: the retry policy below is ours, so that attempts are counted and recorded.
-    return OpenAI(base_url=config.base_url, api_key=api_key(config), timeout=config.timeout, max_retries=0)
+    timeout = Timeout(config.timeout, connect=min(config.timeout, CONNECT_TIMEOUT_S))
+    return OpenAI(base_url=config.base_url, api_key=api_key(config), timeout=timeout, max_retries=0)
 
 
 def _root_cause(exc: BaseException) -> str:
@@ -83,19 +94,37 @@ def _root_cause(exc: BaseException) -> str:
     return str(exc) or type(exc).__name__
 
 
-def classify(exc: Exception) -> tuple[bool, str]:
-    """(retryable, message) for an exception raised by the client."""
+def _cannot_connect(exc: BaseException) -> bool:
+    """The connection was never made: refused, unknown host, TLS handshake, connect timeout."""
+    cause = exc.__cause__
+    return cause is not None and (isinstance(cause, ssl.SSLError)
+                                  or any(k.__name__ in UNREACHABLE for k in type(cause).__mro__))
+
+
+@dataclass(frozen=True)
+class Failure:
+    """A client exception, classified."""
+
+    message: str
+    retryable: bool = False
+    unreachable: bool = False  # the connection could not be made
+
+
+def classify(exc: Exception) -> Failure:
     import openai  # noqa: PLC0415
 
+    url = getattr(getattr(exc, "request", None), "url", None)
+    if isinstance(exc, (openai.APITimeoutError, openai.APIConnectionError)) and _cannot_connect(exc):
+        # "Connection error." alone does not say which, or why
+        return Failure(f"connection error{f' to {url}' if url else ''}: {_root_cause(exc)}", unreachable=True)
     if isinstance(exc, openai.APITimeoutError):
-        return True, "timeout"
-    if isinstance(exc, openai.APIConnectionError):  # "Connection error." alone does not say which, or why
-        url = getattr(getattr(exc, "request", None), "url", None)
-        return True, f"connection error{f' to {url}' if url else ''}: {_root_cause(exc)}"
+        return Failure("timeout", retryable=True)
+    if isinstance(exc, openai.APIConnectionError):
+        return Failure(f"connection dropped{f' by {url}' if url else ''}: {_root_cause(exc)}", retryable=True)
     if isinstance(exc, openai.APIStatusError):
         status = exc.status_code
-        return status in RETRY_STATUS or status >= 500, f"HTTP {status}: {str(exc)[:300]}"
-    return False, f"{type(exc).__name__}: {str(exc)[:300]}"
+        return Failure(f"HTTP {status}: {str(exc)[:300]}", retryable=status in RETRY_STATUS or status >= 500)
+    return Failure(f"{type(exc).__name__}: {str(exc)[:300]}")
 
 
 def backoff(config: EndpointConfig, attempt: int, exc: Exception) -> float:
@@ -122,8 +151,17 @@ def to_generation(response: Any, attempts: int) -> Generation:
     return Generation(content, choice.finish_reason, _usage(response), error, attempts=attempts)
 
 
+class Unreachable(Exception):
+    """No connection could be made (see classify); `attempts` were made."""
+
+    def __init__(self, message: str, attempts: int) -> None:
+        super().__init__(message)
+        self.attempts = attempts
+
+
 def complete(client: Any, config: EndpointConfig, messages: list[dict]) -> Generation:
-    """One example: retried on 429/5xx/timeouts/connection errors; a final failure is returned, not raised."""
+    """One example, retried as the module says; a final failure is returned, not raised, except a
+    connection that cannot be made (Unreachable)."""
     params = config.sampling()
     extra_body = params.pop("extra_body", None)
     for attempt in range(config.retries + 1):
@@ -132,9 +170,11 @@ def complete(client: Any, config: EndpointConfig, messages: list[dict]) -> Gener
                                                       extra_body=extra_body, **params)
             return to_generation(response, attempt + 1)
         except Exception as exc:  # noqa: BLE001  (a failed example is data, never an abort)
-            retryable, message = classify(exc)
-            if not retryable or attempt == config.retries:
-                return Generation(None, None, None, message, attempts=attempt + 1)
+            failure = classify(exc)
+            if failure.unreachable:
+                raise Unreachable(failure.message, attempt + 1) from exc
+            if not failure.retryable or attempt == config.retries:
+                return Generation(None, None, None, failure.message, attempts=attempt + 1)
             time.sleep(backoff(config, attempt, exc))
     raise AssertionError("unreachable")
 
@@ -142,9 +182,17 @@ def complete(client: Any, config: EndpointConfig, messages: list[dict]) -> Gener
 def endpoint_system(config: EndpointConfig, prompt: Prompt, protocol: str | None = None) -> System:
     """`protocol`: the run's protocol signature part (e.g. paper-0shot), recorded on every prediction row."""
     client = make_client(config)
+    reached = threading.Event()  # set once the endpoint has answered a request of this run
 
     def call(example: Example) -> Generation:
-        return complete(client, config, chat_messages(prompt, list(example.messages)))
+        try:
+            generation = complete(client, config, chat_messages(prompt, list(example.messages)))
+        except Unreachable as exc:
+            if not reached.is_set():
+                raise SystemUnreachable(str(exc)) from None
+            return Generation(None, None, None, str(exc), attempts=exc.attempts)  # it answered before: one failure
+        reached.set()
+        return generation
 
     settings = {"model": config.model, "endpoint": config.base_url or "https://api.openai.com/v1",
                 "sampling": config.sampling(), "prompt": prompt.to_json()}

@@ -23,6 +23,7 @@ class Example:
     messages: tuple[Mapping[str, str], ...]
     metadata: Mapping[str, Any] = field(default_factory=dict)
     gold: str | None = None
+    scenario: str = ""  # the scenario both language versions of an example share
 
     def without_gold(self) -> Example:
         return replace(self, gold=None)
@@ -59,7 +60,8 @@ def example_from_record(record: Mapping[str, Any]) -> Example:
     reference = reference_from_record(record)
     messages = tuple({"role": m["role"], "content": m["content"]} for m in record["messages"][:-1])
     metadata = {k: record[k] for k in METADATA_KEYS if k in record}
-    return Example(reference.id, messages, metadata, reference.gold)
+    scenario = str(record.get("scenario_id") or reference.id.rsplit("-", 1)[0])
+    return Example(reference.id, messages, metadata, reference.gold, scenario)
 
 
 def load_examples(data: Path) -> list[Example]:

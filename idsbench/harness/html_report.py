@@ -2,7 +2,8 @@
 
 From the top: banners (failed generations, a subset), what failed (outputs, audit verdicts, the most
 frequent codes with their meanings), the paper table with 95% intervals (all examples and each metadata
-group), bar charts per metadata group, the audit codes seen, the examples (filter by text, status or group; sort by any
+group), under a repair protocol the scores per round (a table and a chart of Content and FacetF1), bar
+charts per metadata group, the audit codes seen, the examples (filter by text, status or group; sort by any
 column; scrolled inside their box, so the page stays short) and the provenance.
 """
 from __future__ import annotations
@@ -20,10 +21,11 @@ from idsbench.leaderboard.results import group_json
 from idsbench.leaderboard.stats import PASS_RATE_INTERVAL, Bootstrap, describe_intervals, groups_of
 from idsbench.pipeline import ScoreRun
 from idsbench.report.aggregate import LABELS, PAPER_METRICS
-from idsbench.report.html import BREAKDOWN_LABELS, CELL_CSS, Series, charts, metric_cell, pct
+from idsbench.report.html import BREAKDOWN_LABELS, CELL_CSS, Series, breakdown_chart, charts, legend, metric_cell, pct
 from idsbench.report.table import NOT_COMPUTED, columns, subset_note
 
 from .failures import Failures
+from .rounds import RoundScore
 
 MAX_OUTPUT_CHARS = 20_000  # keeps the page small when a model rambles
 CHART_METRICS = ("facet_f1", "content")
@@ -136,6 +138,24 @@ def code_label(code: int) -> str:
     return f'<abbr title="{escape(meaning(code))}">{code}</abbr>'
 
 
+def rounds_section(rounds: Sequence[RoundScore], settings: Bootstrap) -> str:
+    """Repair protocols: each round's paper metrics with intervals, and Content and FacetF1 per round."""
+    if not rounds:
+        return ""
+    groups = {f"round {r.index}": group_json([x.to_json() for x in r.scores.results], settings, f"round {r.index}")
+              for r in rounds}
+    head = "<tr><th>round</th><th>answered</th>" + "".join(f"<th>{escape(LABELS[m])}</th>" for m in PAPER_METRICS)
+    body = "".join(f"<tr><td>{r.index}</td><td class=n>{r.answered}</td>"
+                   + "".join(metric_cell(groups[f"round {r.index}"]["metrics"][m]) for m in PAPER_METRICS) + "</tr>"
+                   for r in rounds)
+    names = [LABELS[m] for m in CHART_METRICS]
+    chart = breakdown_chart("round", [Series(LABELS[m], groups, m) for m in CHART_METRICS],
+                            f"{' and '.join(names)} per repair round")
+    return ("<h2>Repair rounds</h2><p class=meta>round 0: the first answers; an example whose answer passes the "
+            "audit keeps it in later rounds; the last round is the run's score (the table above)</p>"
+            f'<table id="rounds">{head}{body}</table>{legend(names)}<figure id="rounds-chart">{chart}</figure>')
+
+
 # ------------------------------------------------------------------------------------------ what failed
 
 def outcome(result: ExampleResult, raw: str | None) -> str:
@@ -236,7 +256,7 @@ def examples_table(scores: ScoreRun, predictions: Sequence[str | None], rows: Ma
 
 
 def provenance_list(summary: Mapping[str, Any]) -> str:
-    keys = ("system", "model", "endpoint", "sampling", "prompt", "data", "generation", "audit_profile",
+    keys = ("system", "model", "endpoint", "protocol", "sampling", "prompt", "data", "generation", "audit_profile",
             "packages", "git", "date")
     items = "".join(f"<tr><th>{escape(k)}</th><td><code>{escape(_short(summary.get(k)))}</code></td></tr>"
                     for k in keys if k in summary)
@@ -249,7 +269,8 @@ def _short(value: Any) -> str:
 
 
 def render_report(scores: ScoreRun, summary: Mapping[str, Any], predictions: Sequence[str | None],
-                  rows: Mapping[str, Mapping], settings: Bootstrap = Bootstrap()) -> str:
+                  rows: Mapping[str, Mapping], settings: Bootstrap = Bootstrap(),
+                  rounds: Sequence[RoundScore] = ()) -> str:
     title = f"Ishigaki-IDS-Bench: {summary.get('model') or summary.get('system') or 'run'}"
     groups = run_groups(scores.results, settings)
     subset = summary.get("subset")
@@ -270,6 +291,7 @@ def render_report(scores: ScoreRun, summary: Mapping[str, Any], predictions: Seq
         f"<h2>Paper metrics</h2><p class=meta>percent; {escape(intervals)}, after "
         f"each value; {NOT_COMPUTED} = not computed</p>"
         f"{score_table(groups['overall'], groups['breakdowns'], columns(scores.overall))}"
+        f"{rounds_section(rounds, settings)}"
         f"<h2>By metadata group</h2>{chart_section}"
         f"<h2>Audit codes</h2>{codes_table(scores)}"
         f"<h2>Examples</h2>{example_controls(groups['breakdowns'])}{examples_table(scores, predictions, rows)}"
@@ -278,5 +300,5 @@ def render_report(scores: ScoreRun, summary: Mapping[str, Any], predictions: Seq
 
 
 def write_report(path: Path, scores: ScoreRun, summary: Mapping[str, Any], predictions: Sequence[str | None],
-                 rows: Mapping[str, Mapping]) -> None:
-    path.write_text(render_report(scores, summary, predictions, rows), encoding="utf-8")
+                 rows: Mapping[str, Mapping], rounds: Sequence[RoundScore] = ()) -> None:
+    path.write_text(render_report(scores, summary, predictions, rows, rounds=rounds), encoding="utf-8")

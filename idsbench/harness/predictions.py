@@ -1,8 +1,11 @@
 """The predictions JSONL: one row per example, appended as results arrive, resumable after a crash.
 
 Row: {"id", "prediction" (raw output, null on failure), "finish_reason", "usage", "error", "latency_s",
-"attempts", "system", "model", "run_config"}. `run_config` is a hash of everything that changes the output
-(system, model, endpoint, prompt, sampling), so a resume never mixes two configurations in one file.
+"attempts", "system", "model", "run_config"}, plus "protocol" for endpoint runs, "fewshot" (the solved
+examples' ids) under a few-shot protocol, and "rounds" under a repair protocol (each round's answer and
+what the loop made of it, repair.Round; the row's prediction is the last answer, usage, latency and
+attempts are summed). `run_config` is a hash of everything that changes the output (system, model,
+endpoint, prompt, sampling, protocol), so a resume never mixes two configurations in one file.
 """
 from __future__ import annotations
 

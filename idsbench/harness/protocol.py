@@ -5,6 +5,10 @@ A protocol file (protocols/NAME.json, or any file of the same format) says how o
 changes a value is an override, recorded with the run, and marks its signature part
 (`protocol:paper-0shot+overrides`). Whether two runs used the same protocol is then visible in their
 signatures, the way the audit profile is.
+
+A protocol may name a `base` protocol whose prompt, sampling, thinking and request settings it takes, and
+add a `repair` loop (repair.py: rounds, the audit profile that judges each answer, the feedback template)
+and/or `fewshot` examples (fewshot.py: k, seed). Such protocols are never the paper's.
 """
 from __future__ import annotations
 
@@ -15,17 +19,23 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from idsbench.audit.profiles import DEFAULT_PROFILE, PROFILES
 from idsbench.records import InputError
 
 from .endpoint import EndpointConfig
+from .feedback import load_feedback
+from .fewshot import FewShot
 from .pinned import PromptSpec, pinned_prompt
 from .prompt import PROMPTS, Prompt, load_prompt
+from .repair import MAX_ROUNDS, Repair
 
 PROTOCOLS = Path(__file__).resolve().parent / "protocols"
 FORMAT = "ishigaki-ids-bench/protocol@1"
 DEFAULT_PROTOCOL = "ishigaki-detailed-v1"
 SAMPLING_KEYS = ("temperature", "top_p", "top_k", "min_p", "max_tokens", "seed")
 OVERRIDE_KEYS = (*SAMPLING_KEYS, "thinking", "reasoning_effort", "timeout_s", "retries", "extra_body", "prompt")
+INHERITED = ("prompt", "sampling", "thinking", "request")  # what a protocol takes from its base
+KEYS = ("format", "name", "version", "summary", "paper", "base", "repair", "fewshot", *INHERITED)
 
 
 @dataclass(frozen=True)
@@ -39,7 +49,10 @@ class Protocol:
     thinking: bool | None  # None: nothing sent, the server's default
     timeout_s: float
     retries: int
-    file_sha256: str  # of the protocol file: two runs of one name and version share it
+    file_sha256: str  # of the protocol file (and its base's): two runs of one name and version share it
+    base: str | None = None
+    repair: Repair | None = None
+    fewshot: FewShot | None = None
 
 
 def protocol_names() -> list[str]:
@@ -59,6 +72,24 @@ def _problem(doc: Any) -> str | None:
         return "'thinking' must be true, false or null"
     if doc["prompt"].get("source") not in ("pinned", "packaged"):
         return "prompt 'source' must be 'pinned' (fetched and verified) or 'packaged'"
+    return _loop_problem(doc)
+
+
+def _loop_problem(doc: dict) -> str | None:
+    unknown = sorted(set(doc) - set(KEYS))
+    if unknown:
+        return f"unknown keys {unknown}; known: {', '.join(KEYS)}"
+    repair, fewshot = doc.get("repair"), doc.get("fewshot")
+    if repair is not None and not (isinstance(repair, dict) and isinstance(repair.get("rounds"), int)
+                                   and 1 <= repair["rounds"] <= MAX_ROUNDS):
+        return f"'repair' must be an object with 'rounds' from 1 to {MAX_ROUNDS}"
+    if repair is not None and repair.get("audit_profile", DEFAULT_PROFILE) not in PROFILES:
+        return f"repair 'audit_profile' must be one of {', '.join(PROFILES)}"
+    if fewshot is not None and not (isinstance(fewshot, dict) and isinstance(fewshot.get("k"), int)
+                                    and fewshot["k"] >= 1 and isinstance(fewshot.get("seed", 0), int)):
+        return "'fewshot' must be an object with 'k' (at least 1) and an integer 'seed'"
+    if doc.get("paper") and (repair or fewshot):
+        return "'paper' is only for the paper's zero-shot configuration"
     return None
 
 
@@ -68,19 +99,55 @@ def _prompt_spec(raw: Mapping[str, Any]) -> PromptSpec:
                       where)
 
 
-def load_protocol(name_or_path: str | Path) -> Protocol:
-    """A packaged protocol by name, or a protocol file by path; problems raise InputError."""
+def _beside(path: Path, folder: Path | None) -> Path:
+    """A path a protocol file names is relative to that file's folder."""
+    return folder / path if folder is not None and not path.is_absolute() else path
+
+
+def _path(name_or_path: str | Path, folder: Path | None = None) -> Path:
+    """A packaged protocol by name, or a protocol file by path (relative to `folder` when given)."""
     path = Path(name_or_path)
-    if not path.suffix:
-        path = PROTOCOLS / f"{name_or_path}.json"
-        if not path.is_file():
-            raise InputError(f"unknown protocol {name_or_path!r}; choose one of {', '.join(protocol_names())} "
-                             "or give a protocol file")
+    if path.suffix:
+        return _beside(path, folder)
+    path = PROTOCOLS / f"{name_or_path}.json"
+    if not path.is_file():
+        raise InputError(f"unknown protocol {name_or_path!r}; choose one of {', '.join(protocol_names())} "
+                         "or give a protocol file")
+    return path
+
+
+def _read(path: Path) -> tuple[bytes, Any]:
     try:
         raw = path.read_bytes()
-        doc = json.loads(raw.decode("utf-8"))
+        return raw, json.loads(raw.decode("utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise InputError(f"{path}: cannot read the protocol: {exc}") from exc
+
+
+def _with_base(path: Path, raw: bytes, doc: Any) -> tuple[bytes, Any]:
+    """The document with its base's settings filled in, and the bytes its hash covers (base and own)."""
+    if not isinstance(doc, dict) or doc.get("base") is None:
+        return raw, doc
+    base_path = _path(doc["base"], path.parent)
+    base_raw, base = _read(base_path)
+    if not isinstance(base, dict) or base.get("base") is not None or base.get("repair") or base.get("fewshot"):
+        raise InputError(f"{path}: base {doc['base']!r} must be a plain protocol (no base, repair or fewshot)")
+    return base_raw + b"\n" + raw, {**{k: base[k] for k in INHERITED if k in base}, **doc}
+
+
+def _repair(doc: dict, folder: Path) -> Repair | None:
+    spec = doc.get("repair")
+    if spec is None:
+        return None
+    feedback = Path(spec.get("feedback", "repair-feedback-v1"))  # a packaged template's name, or a file
+    return Repair(spec["rounds"], spec.get("audit_profile", DEFAULT_PROFILE),
+                  load_feedback(_beside(feedback, folder) if feedback.suffix else feedback))
+
+
+def load_protocol(name_or_path: str | Path) -> Protocol:
+    """A packaged protocol by name, or a protocol file by path; problems raise InputError."""
+    path = _path(name_or_path)
+    hashed, doc = _with_base(path, *_read(path))
     problem = _problem(doc)
     if problem:
         raise InputError(f"{path}: {problem}")
@@ -88,10 +155,11 @@ def load_protocol(name_or_path: str | Path) -> Protocol:
         spec = _prompt_spec(doc["prompt"])
     except KeyError as exc:
         raise InputError(f"{path}: prompt needs {exc}") from exc
-    request = doc["request"]
+    request, fewshot = doc["request"], doc.get("fewshot")
     return Protocol(doc["name"], doc["version"], doc.get("summary", ""), bool(doc.get("paper")), spec,
                     dict(doc["sampling"]), doc.get("thinking"), float(request.get("timeout_s", 600)),
-                    int(request.get("retries", 0)), hashlib.sha256(raw).hexdigest())
+                    int(request.get("retries", 0)), hashlib.sha256(hashed).hexdigest(), doc.get("base"),
+                    _repair(doc, path.parent), FewShot(fewshot["k"], fewshot.get("seed", 0)) if fewshot else None)
 
 
 @dataclass(frozen=True)
@@ -113,9 +181,11 @@ class RunProtocol:
 
     def to_json(self) -> dict[str, Any]:
         p = self.protocol
+        loop = {k: v for k, v in (("base", p.base), ("repair", p.repair and p.repair.to_json()),
+                                  ("fewshot", p.fewshot and p.fewshot.to_json())) if v is not None}
         return {"name": p.name, "version": p.version, "paper": p.paper and not self.overrides,
                 "file_sha256": p.file_sha256, "signature": self.signature_part(),
-                "overrides": dict(self.overrides)}
+                "overrides": dict(self.overrides), **loop}
 
 
 def _prompt(protocol: Protocol, prompt_file: Path | None, cache: Path | None) -> tuple[Prompt, bool]:

@@ -23,6 +23,7 @@ from idsbench.progress import progress_bar
 from idsbench.records import InputError, read_jsonl
 from idsbench.report.signature import VERSION, package_version
 
+from .conversation import Plan
 from .endpoint import EndpointConfig, describe, endpoint_system
 from .failures import Failures, one_line
 from .examples import Example, Selection, inputs_hash, load_examples, select
@@ -30,6 +31,7 @@ from .generate import GenerateReport, generate
 from .html_report import write_report
 from .prompt import Prompt
 from .protocol import RunProtocol
+from .rounds import RoundScore, rounds_table, score_rounds
 from .systems import BASELINES, System, baseline_system
 
 PACKAGES = ("ifcopenshell", "ifctester", "lxml", "openai", "datasets", "tqdm")
@@ -61,6 +63,21 @@ class RunOutcome:
     generation: GenerateReport
     files: dict[str, Path]
     failures: Failures
+    rounds: list[RoundScore] = field(default_factory=list)  # repair protocols: the scores per round
+
+    def table(self) -> str:
+        """The run's table, and under a repair protocol the table of its rounds."""
+        if not self.rounds:
+            return self.scores.table()
+        return f"{self.scores.table()}\n\n{rounds_table(self.rounds, self.summary['protocol']['signature'])}"
+
+
+def plan_for(config: RunConfig, everything: list[Example]) -> Plan:
+    """How conversations unfold: the protocol's repair loop and few-shot examples (drawn from all the data)."""
+    protocol = config.protocol.protocol if config.protocol is not None and config.system == "endpoint" else None
+    if protocol is None:
+        return Plan()
+    return Plan(protocol.repair, protocol.fewshot, tuple(everything) if protocol.fewshot else ())
 
 
 def make_system(config: RunConfig) -> System:
@@ -141,14 +158,14 @@ def provenance(config: RunConfig, system: System, examples: list[Example], repor
 
 
 def write_outputs(out: Path, scores: ScoreRun, summary: dict, predictions: list[str | None],
-                  rows: dict[str, dict]) -> dict[str, Path]:
+                  rows: dict[str, dict], rounds: list[RoundScore] = ()) -> dict[str, Path]:
     files = {"predictions": out / "predictions.jsonl", "results": out / "results.jsonl",
              "summary": out / "summary.json", "report": out / "report.html"}
     with open(files["results"], "w", encoding="utf-8") as handle:
         for result in scores.results:
             handle.write(json.dumps(result.to_json(), ensure_ascii=False) + "\n")
     files["summary"].write_text(json.dumps(summary, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    write_report(files["report"], scores, summary, predictions, rows)
+    write_report(files["report"], scores, summary, predictions, rows, rounds)
     return files
 
 
@@ -160,18 +177,23 @@ def run(config: RunConfig) -> RunOutcome:
     claim_output(config.out, Writer("run"), overwrite=config.overwrite)
     config.out.mkdir(parents=True, exist_ok=True)
     path = config.out / "predictions.jsonl"
+    plan = plan_for(config, everything)
     report = generate(examples, system, path, concurrency=config.concurrency, overwrite=config.overwrite,
-                      retry_failed=config.retry_failed, progress=config.progress)
+                      retry_failed=config.retry_failed, progress=config.progress, plan=plan)
     ids = [e.id for e in examples]
     raws = predictions_for(path, ids)
-    scores = score(raws, [e.reference for e in examples], audit_profile=config.audit_profile,
-                   progress=progress_bar(config.progress, len(raws)), workers=config.workers,
-                   time_limit=config.time_limit, behaviour=config.behaviour)
+    references = [e.reference for e in examples]
+    scoring = {"audit_profile": config.audit_profile, "workers": config.workers, "time_limit": config.time_limit}
+    scores = score(raws, references, progress=progress_bar(config.progress, len(raws)), behaviour=config.behaviour,
+                   **scoring)
     scores = replace(scores, of=len(everything) if len(examples) < len(everything) else None)
     if config.protocol is not None and system.name == "endpoint":
         scores = replace(scores, signature=f"{scores.signature}|protocol:{config.protocol.signature_part()}")
     stats = generation_stats(path, ids)
     summary = scores.summary(**provenance(config, system, examples, report, stats))
     rows = {row["id"]: row for _, row in read_jsonl(path) if isinstance(row, dict) and row.get("id") in set(ids)}
-    files = write_outputs(config.out, scores, summary, raws, rows)
-    return RunOutcome(scores, summary, report, files, Failures.from_stats(stats, len(ids)))
+    rounds = score_rounds(rows, ids, references, plan.repair.rounds, scores, **scoring) if plan.repair else []
+    if rounds:
+        summary["rounds"] = [r.to_json(scores.signature) for r in rounds]
+    files = write_outputs(config.out, scores, summary, raws, rows, rounds)
+    return RunOutcome(scores, summary, report, files, Failures.from_stats(stats, len(ids)), rounds)

@@ -14,6 +14,11 @@ BASELINES = ("gold", "copy-previous", "rule-based")
 SYSTEMS = (*BASELINES, "endpoint")
 
 
+class SystemUnreachable(Exception):
+    """The system cannot be reached at all (an endpoint refusing its first connection): the run stops
+    instead of recording a failure for every example, and nothing is written for the example tried."""
+
+
 @dataclass(frozen=True)
 class System:
     """`settings` is everything that changes the output; it is hashed into `run_config` and provenance."""

@@ -11,6 +11,7 @@ USAGE = f"""lm-evaluation-harness (pip install 'ishigaki-ids-bench[lm-eval]'):
       --model_args base_url=http://localhost:8000/v1/chat/completions,model=MODEL
 Inspect (pip install 'ishigaki-ids-bench[inspect]'):
   inspect eval idsbench/ishigaki_ids_bench --model vllm/MODEL -T protocol=paper-0shot
+  inspect eval idsbench/ishigaki_ids_bench --model vllm/MODEL -T protocol=repair-3   # validator in the loop
 TRL GRPOTrainer: from idsbench.integrations.rewards import ids_audit_reward, ids_ag_facet_f1_reward, ids_mix_reward
 veRL: reward.custom_reward_function.path=pkg://idsbench.integrations.rewards reward.custom_reward_function.name=compute_score
 datasets: ds.map(idsbench.integrations.batch.score_batch, batched=True, num_proc=N)"""

@@ -8,6 +8,10 @@ chat template (`--apply_chat_template`), after the protocol's system prompt. `--
   subset    a dataset config: all, en, ja, csv, natural_language, single_turn, multi_turn
   audit_profile  Stage 1 profile (default ids-tool-1.0.96, the paper's validator)
 The protocol's sampling becomes the task's generation_kwargs; `--gen_kwargs` overrides single keys.
+Few-shot protocols (fewshot-3, ...) put their solved examples before the document's turns, chosen as
+`ids-bench run` chooses them (from all the data, never the document's scenario); lm-eval's own
+--num_fewshot stays unused. Repair protocols are refused: generate_until makes one request per document,
+and a loop whose next turn depends on the answer cannot be expressed in it (use `ids-bench run` or Inspect).
 Scoring: each document through the project's scorer (IdsBenchTask.process_results); the mean of each per-example
 value is the paper's metric, as `ids-bench score` reports it.
 """
@@ -23,6 +27,8 @@ from lm_eval.api.task import ConfigurableTask
 
 from idsbench.audit.profiles import DEFAULT_PROFILE
 from idsbench.example import METADATA_KEYS
+from idsbench.harness.examples import Example, example_from_record
+from idsbench.harness.fewshot import choose, solved_turns
 
 from .data import records_of
 from .protocol_settings import lm_eval_gen_kwargs, run_protocol
@@ -48,10 +54,12 @@ def last_user_turn(doc: dict) -> str:
     return doc["messages"][-2]["content"]
 
 
-def conversation(doc: dict, system: str | None) -> list[dict[str, str]]:
-    """System prompt + every turn before the gold answer (the last message)."""
-    turns = [{"role": m["role"], "content": m["content"]} for m in doc["messages"][:-1]]
-    return ([{"role": "system", "content": system}] if system else []) + turns
+def conversation(doc: dict, system: str | None, shots: list[Example] | None = None) -> list[dict[str, str]]:
+    """System prompt + solved examples (few-shot protocols) + every turn before the gold answer (the last
+    message)."""
+    turns = [*(t for shot in shots or () for t in solved_turns(shot)), *doc["messages"][:-1]]
+    return ([{"role": "system", "content": system}] if system else []) + \
+        [{"role": m["role"], "content": m["content"]} for m in turns]
 
 
 class IdsBenchTask(ConfigurableTask):
@@ -61,6 +69,13 @@ class IdsBenchTask(ConfigurableTask):
         config = {k: v for k, v in (config or {}).items() if k != "class"}
         meta = dict(config.get("metadata") or {})
         self.run_protocol = run_protocol(meta.get("protocol"), meta.get("prompt"))
+        loop = self.run_protocol.protocol
+        if loop.repair is not None:
+            raise ValueError(f"protocol {loop.name} loops generate -> audit -> feedback, which lm-eval's "
+                             "generate_until (one request per document) cannot express: use `ids-bench run "
+                             f"--protocol {loop.name}` or the Inspect task")
+        self.fewshot = loop.fewshot
+        self.pool = [example_from_record(r) for r in records_of(meta.get("data"), "all")] if loop.fewshot else []
         self.scorer = scorer_for(meta.get("audit_profile", DEFAULT_PROFILE))  # an unknown one fails here
         meta["protocol_settings"] = self.run_protocol.to_json()
         config["metadata"] = meta
@@ -72,12 +87,14 @@ class IdsBenchTask(ConfigurableTask):
                         chat_template: Callable[..., Any] | None = None, gen_prefix: str | None = None,
                         **_: Any) -> Any:
         if num_fewshot:
-            raise ValueError("ishigaki_ids_bench is zero-shot: leave --num_fewshot unset")
+            raise ValueError("ishigaki_ids_bench takes its examples from the protocol (--metadata "
+                             "'{\"protocol\": \"fewshot-3\"}'): leave --num_fewshot unset")
         if not (apply_chat_template and chat_template):
             raise ValueError("ishigaki_ids_bench sends multi-turn conversations: run lm_eval with "
                              "--apply_chat_template (chat models)")
         # --system_instruction, when given, replaces the protocol's prompt (lm-eval records its hash).
-        return chat_template(conversation(doc, system_instruction or self.run_protocol.prompt.text))
+        shots = choose(example_from_record(doc), self.pool, self.fewshot) if self.fewshot else None
+        return chat_template(conversation(doc, system_instruction or self.run_protocol.prompt.text, shots))
 
     def process_results(self, doc: dict, results: list) -> dict[str, float]:
         """The seven metrics of one document (as `ids-bench score` computes them); lm-eval averages each."""

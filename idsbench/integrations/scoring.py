@@ -85,7 +85,8 @@ class Scorer:
         candidate = extract_candidate(raw)
         if not candidate:
             return FAILED
-        return verdict(int(run_audit(candidate, self.audit_profile).ctx.status))  # no findings written
+        reader = Candidate(candidate).reader  # the candidate as the validator reads it, as `score` does
+        return verdict(int(run_audit(candidate, self.audit_profile, reader=reader).ctx.status))  # no findings written
 
 
 class _KeepingAuditor:

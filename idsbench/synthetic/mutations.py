@@ -11,7 +11,14 @@ from lxml import etree
 
 JUNK = ["<", "&", "]]>", "<!--", "\x00", "\ud800", "<?x?>", "<a>", "</specification>", "&lol;", "\u2028",
         '<!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]>', "```", "<think>", "é", "\t\n "]
-OPERATIONS = ("delete", "duplicate", "swap", "flip_case", "truncate", "inject", "comment", "retag", "attribute")
+OPERATIONS = ("delete", "duplicate", "swap", "flip_case", "truncate", "inject", "comment", "retag", "attribute",
+              "declaration")
+# Damaged XML declarations: long, unknown and non-ASCII names, other encodings than the UTF-8 an output
+# is written in (the validator reads that file), odd versions and standalone values.
+VERSIONS = ["1.0", "1.1", "1.", "2.0", "1." + "0" * 300, "１.０", "", "1.0 "]
+ENCODINGS = ["UTF-8", "utf-8", "UTF8", "UTF-16", "UTF-32", "ISO-8859-1", "Shift_JIS", "ascii", "no-such-encoding",
+             "UTF" + "A" * 250 + "-8", "ÜTF-8", "UTF-8\x00", "", None]
+STANDALONES = [None, "yes", "no", "maybe", "YES", "y" * 300]
 TAGS = ["simpleValue", "restriction", "specification", "entity", "property", "name", "value", "pattern", "partOf"]
 
 
@@ -56,8 +63,27 @@ def _tree_mutation(text: str, operation: str, a: int, b: int) -> str:
     return etree.tostring(root, encoding="unicode")
 
 
+def declaration(a: int, b: int) -> str:
+    version, encoding = VERSIONS[a % len(VERSIONS)], ENCODINGS[(a // len(VERSIONS)) % len(ENCODINGS)]
+    standalone = STANDALONES[b % len(STANDALONES)]
+    parts = [f'version="{version}"'] if (b // len(STANDALONES)) % 5 else []  # now and then no version
+    parts += [f'encoding="{encoding}"'] if encoding is not None else []
+    parts += [f'standalone="{standalone}"'] if standalone is not None else []
+    return f"<?xml {' '.join(parts)}?>"
+
+
+def _with_declaration(text: str, a: int, b: int) -> str:
+    """The document with its XML declaration replaced by a damaged one (or one put first), and now and
+    then a non-ASCII character at the end (some parsers look up the encoding only then)."""
+    start = text.lstrip()
+    body = start.partition("?>")[2].lstrip() if start.startswith("<?xml") else text
+    return declaration(a, b) + "\n" + body + ("<!-- é -->" if b % 3 == 0 else "")
+
+
 def mutate(text: str, operation: str, a: int, b: int) -> str:
     """`text` changed by one operation; a and b are any integers (taken modulo what they index)."""
+    if operation == "declaration":
+        return _with_declaration(text, a, b)
     if operation == "truncate":
         return text[: a % (len(text) + 1)]
     if operation == "inject":

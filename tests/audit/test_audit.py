@@ -82,10 +82,16 @@ def test_profiles_differ_where_the_tool_changed():
     assert 103 not in audit(void_fill, "ids-tool-latest").codes
 
 
-def test_str_input_ignores_declared_encoding_and_bytes_honour_it():
+def test_str_input_is_read_as_its_utf8_file_so_its_declared_encoding_counts():
+    """The published harness writes each output to a UTF-8 file for the validator: a text declaring
+    UTF-16 (or an unknown encoding) is then no IDS for it, exactly as those bytes are here."""
+    for declared in ("UTF-16", "no-such-encoding"):
+        doc = OK.replace('encoding="UTF-8"', f'encoding="{declared}"')
+        assert audit(doc).status == audit(doc.encode("utf-8")).status == 1, declared
     doc = OK.replace('encoding="UTF-8"', 'encoding="UTF-16"')
-    assert audit(doc).status == 0
     assert audit(doc.encode("utf-16")).status == 0
+    latin = OK.replace('encoding="UTF-8"', 'encoding="ISO-8859-1"')
+    assert audit(latin).status == audit(latin.encode("utf-8")).status == 0
 
 
 def test_findings_carry_positions():

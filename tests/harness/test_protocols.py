@@ -54,7 +54,8 @@ def file_server():
 
 
 def test_packaged_protocols():
-    assert protocol_names() == ["ishigaki-detailed-v1", "paper-0shot"]
+    assert protocol_names() == ["fewshot-3", "ishigaki-detailed-v1", "paper-0shot", "paper-fewshot-3",
+                                "paper-repair-3", "repair-3"]
     paper = load_protocol("paper-0shot")
     assert paper.sampling == {"temperature": 0.6, "top_p": 0.95, "top_k": 20, "min_p": 0.0, "max_tokens": 15000}
     assert (paper.thinking, paper.timeout_s, paper.retries, paper.paper) == (True, 600, 0, True)

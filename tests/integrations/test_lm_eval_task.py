@@ -1,5 +1,7 @@
 """lm-evaluation-harness end to end: lm-eval's local-chat-completions model against the loopback stand-in, on
 all 166 examples (the golds, a third of them degraded), gives the numbers `ids-bench score` gives."""
+import json
+
 import pytest
 
 from idsbench.cli import main
@@ -57,3 +59,22 @@ def test_the_task_folder_is_printed_for_include_path(capsys):
     folder = capsys.readouterr().out.strip()
     assert folder == str(LM_EVAL_TASKS) and (LM_EVAL_TASKS / "ishigaki_ids_bench" / "ishigaki_ids_bench.yaml").is_file()
     assert main(["integrations"]) == 0 and "pkg://idsbench.integrations.rewards" in capsys.readouterr().out
+
+
+def test_few_shot_protocols_send_what_ids_bench_run_sends(tmp_path, standin):
+    from tests.harness.records import write_dataset
+
+    data = write_dataset(tmp_path / "data")
+    results = run_lm_eval(standin.url, {"protocol": "fewshot-3", "data": str(data)})
+    assert results["n-samples"]["ishigaki_ids_bench"]["effective"] == 5
+    from_lm_eval = sorted(json.dumps(r["messages"], ensure_ascii=False) for r in standin.requests)
+    standin.requests.clear()
+    assert main(["run", "--protocol", "fewshot-3", "--model", "m", "--base-url", standin.url, "--api-key-env", "none",
+                 "--data", str(data), "--out", str(tmp_path / "run"), "--no-progress", "--audit-profile", "none"]) == 0
+    assert from_lm_eval == sorted(json.dumps(r["messages"], ensure_ascii=False) for r in standin.requests)
+    assert all(len(json.loads(m)) > 2 for m in from_lm_eval)  # the solved examples came first
+
+
+def test_repair_protocols_are_refused_with_the_reason(standin):
+    with pytest.raises(ValueError, match="cannot express"):
+        run_lm_eval(standin.url, {"protocol": "repair-3"})
