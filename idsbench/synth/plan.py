@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .lexicon import Group, Words
+from .traps import Trap, ptype_trap
 from .values import Format, Range
 
 
@@ -47,16 +48,6 @@ Value = Presence | Equals | OneOf | Range | Format
 
 
 @dataclass(frozen=True)
-class Trap:
-    """A fact of the standard the gold depends on where the obvious answer is wrong. `fact` is a stable id in
-    the form of the vocabulary's catalogue of hard facts (home:..., datatype:..., enum:..., qto:..., ptype:...,
-    unit:...)."""
-
-    kind: str  # version-home | datatype | enumeration | quantity-set | predefined-type | unit
-    fact: str
-
-
-@dataclass(frozen=True)
 class Requirement:
     source: str  # standard | quantity | client | any-set | attribute
     key: str  # the lexicon key of the concept, client property or attribute
@@ -80,13 +71,8 @@ class SpecPlan:
     filter: Requirement | None = None  # a property in the applicability ("external walls")
 
     def traps(self, version: str) -> tuple[Trap, ...]:
-        own = (Trap("predefined-type", _ptype_fact(version, self.group)),) if self.group.predefined_type else ()
         reqs = self.requirements + ((self.filter,) if self.filter else ())
-        return own + tuple(t for r in reqs for t in r.traps)
-
-
-def _ptype_fact(version: str, group: Group) -> str:
-    return f"ptype:{version}:{group.ifc_class}.{group.predefined_type}"
+        return ptype_trap(version, self.group) + tuple(t for r in reqs for t in r.traps)
 
 
 @dataclass(frozen=True)

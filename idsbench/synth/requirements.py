@@ -15,7 +15,7 @@ from idsbench.vocabulary.schema import schema_vocabulary
 from .lexicon import AttributeWords, ClientProperty, Concept, Group, lexicon
 from .plan import Equals, OneOf, Presence, Requirement, Text, Value
 from .settings import Setting
-from .traps import PLAIN_UNITS, concept_traps, unit_trap
+from .traps import PLAIN_UNITS, enum_trap, home_traps, unit_trap
 from .values import positive, sample_format, sample_range
 from .vocab import Home, common_home, has_attribute
 
@@ -119,9 +119,9 @@ def concept_value(rng: random.Random, setting: Setting, concept: Concept, home: 
 def _standard(rng: random.Random, setting: Setting, versions, group: Group, option: Option) -> Requirement:
     concept = concept_of(option)
     value, unit_key = concept_value(rng, setting, concept, option.home, group)
-    traps = concept_traps(versions, group, concept, option.home)
-    if not isinstance(value, (Equals, OneOf)):
-        traps = tuple(t for t in traps if t.kind != "enumeration")
+    traps = home_traps(versions[0], option.home, concept.quantity)
+    if isinstance(value, (Equals, OneOf)) and concept.kind == "enumeration":
+        traps += enum_trap(versions[0], option.home)
     return Requirement(option.source, option.key, Text.same(option.home.pset), Text.same(option.home.name),
                        option.home.data_type, value, traps=traps + unit_trap(unit_key, option.home.data_type))
 

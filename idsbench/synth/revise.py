@@ -10,11 +10,11 @@ import random
 from dataclasses import replace
 
 from .lexicon import lexicon
-from .plan import Change, Equals, Requirement, SpecPlan, Text, Trap, Turn
+from .plan import Change, Equals, Requirement, SpecPlan, Text, Turn
 from .requirements import concept_of, options, requirement
 from .settings import Setting
 from .narrow import fits
-from .traps import concept_traps
+from .traps import enum_trap, home_traps
 from .values import Range, shift_range
 from .vocab import common_home, group_exists, home
 
@@ -87,8 +87,8 @@ def _rehome(req: Requirement, versions: tuple[str, ...], group) -> Requirement |
     found = common_home(versions, group, concept)
     if found is None or (isinstance(req.value, Equals) and concept.enumeration and req.value.gold not in found.enum_values):
         return None
-    traps = tuple(t for t in concept_traps(versions, group, concept, found)
-                  if t.kind != "enumeration" or any(x.kind == "enumeration" for x in req.traps))
+    traps = home_traps(versions[0], found, concept.quantity)
+    traps += enum_trap(versions[0], found) if any(t.kind == "enum" for t in req.traps) else ()
     return replace(req, pset=Text.same(found.pset), name=Text.same(found.name), data_type=found.data_type,
                    traps=traps + tuple(t for t in req.traps if t.kind == "unit"))
 
@@ -105,8 +105,9 @@ def _upgrade(rng, setting, turn: Turn, *_) -> Turn | None:
         narrow = _rehome(spec.filter, versions, spec.group) if spec.filter else None
         if any(r is None for r in reqs) or (spec.filter and narrow is None):
             return None
-        moved += [Trap("version-home", f"home:property:{n.pset.en}.{n.name.en}")
-                  for o, n in zip(spec.requirements, reqs) if (o.pset, o.name, o.data_type) != (n.pset, n.name, n.data_type)]
+        moved += [t for o, n in zip(spec.requirements, reqs)
+                  if (o.pset, o.name, o.data_type) != (n.pset, n.name, n.data_type) for t in n.traps
+                  if t.kind in ("home", "moved", "datatype")]
         specs.append(replace(spec, requirements=reqs, filter=narrow))
     if not moved and rng.random() < 0.7:
         return None  # an upgrade is worth asking for mostly where a home moves

@@ -13,7 +13,7 @@ from .requirements import Option, concept_of, options, requirement
 from .narrow import narrowing
 from .revise import revise
 from .settings import SETTINGS, Setting, difficulty_of
-from .traps import concept_traps
+from .traps import home_traps
 from .version import GENERATOR
 from .vocab import common_home, group_exists
 
@@ -65,7 +65,7 @@ def _weight(setting: Setting, versions, group: Group, option: Option) -> float:
     if option.home.pset.startswith(("Pset_Manufacturer", "Pset_Warranty", "Pset_Condition")):
         weight = 0.25
     if setting.min_traps:  # favour what the obvious answer gets wrong
-        weight *= 1 + 2 * len(concept_traps(versions, group, concept_of(option), option.home))
+        weight *= 1 + 2 * len(home_traps(versions[0], option.home, option.source == "quantity"))
     return weight
 
 
