@@ -198,7 +198,7 @@ def _source(v: Voice, req: Requirement) -> str:
     if req.source == "quantity":
         return req.pset.en if v.plan.spelled else "IFC base quantities"
     if req.source == "attribute":
-        return "- (attribute of the object itself)"
+        return "- (the object's own field)"
     return req.pset.en if req.pset else "any set"
 
 

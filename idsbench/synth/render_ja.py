@@ -198,7 +198,7 @@ def _source(v: Voice, req: Requirement) -> str:
     if req.source == "quantity":
         return req.pset.en if v.plan.spelled else "IFCの基本数量"
     if req.source == "attribute":
-        return "－（オブジェクト自体の属性）"
+        return "－（オブジェクト自体の項目）"
     return req.pset.ja if req.pset else "任意"
 
 

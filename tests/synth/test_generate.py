@@ -78,3 +78,24 @@ def test_the_manifest_records_the_regenerating_command_and_the_tally(small_folde
     manifest = json.loads((small_folder[0] / "synth.json").read_text(encoding="utf-8"))
     assert manifest["command"].startswith("ids-bench synth --n 9 --seed 11")
     assert manifest["tasks"] == SMALL.n and manifest["dropped_audit"] == 0
+
+
+def test_requests_beyond_easy_hold_no_steering_and_no_ifc_spelling():
+    from idsbench.dataset.steering import steering_in
+    from idsbench.synth.request import user_messages
+    from idsbench.synth.sample import sample_task
+
+    plans = [sample_task(6, i, level) for i in range(15) for level in ("medium", "hard")]
+    found = {f for p in plans for language in ("en", "ja") for m in user_messages(p, language) for f in steering_in(m)}
+    assert found == set()
+    easy = sample_task(6, 0, "easy")  # easy asks for IFC names: the check sees them
+    assert any(steering_in(m) for m in user_messages(easy, "en"))
+
+
+def test_every_trap_is_a_fact_of_the_catalogue(small_folder):
+    from idsbench.vocabulary.facts import catalogue, kind_of
+
+    records = _records(small_folder[0])
+    traps = [t for r in records for t in r["traps"]]
+    assert traps and all(catalogue().by_id(t) is not None for t in traps)
+    assert all(sorted({kind_of(t) for t in r["traps"]}) == r["trap_kinds"] for r in records)
