@@ -35,6 +35,12 @@ class Voice:
     def words(self, key, words: Words) -> str:
         return self.pick(key, words.of(self.language))
 
+    def shared(self, key: str, choices):
+        """A choice both languages of the task make alike (the purpose, the remark): drawn from the task, not
+        from the language's stream, over lists of the same length in both renderers."""
+        rng = random.Random(f"{GENERATOR}:{self.plan.seed}:{self.plan.index}:{key}")
+        return choices[rng.randrange(len(choices))]
+
 
 def voice(plan: TaskPlan, language: str) -> Voice:
     return Voice(plan, language, random.Random(f"{GENERATOR}:{plan.seed}:{plan.index}:{language}:request"))

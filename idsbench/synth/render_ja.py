@@ -175,14 +175,14 @@ def dictionary(v: Voice, plan: TaskPlan, version: str) -> str:
 
 
 def letter(v: Voice, plan: TaskPlan, turn: Turn) -> str:
-    purpose = v.pick("purpose", PURPOSES[plan.domain])
+    purpose = v.shared("purpose", PURPOSES[plan.domain])
     parts = [v.pick("opening", OPENINGS).format(purpose=purpose)]
     parts += ["".join(conventions(v, plan))] if conventions(v, plan) else []
     numbered = v.pick("numbered", (True, False))
     body = [spec_paragraph(v, s, turn.versions[0]) for s in turn.specs]
     parts.append("\n".join(f"{i}. {p}" if numbered else f"・{p}" for i, p in enumerate(body, 1)))
-    if plan.difficulty != "easy" and v.rng.random() < 0.5:
-        parts.append(v.pick("noise", NOISE))
+    if plan.difficulty != "easy" and v.shared("remark", (True, False)):
+        parts.append(v.shared("noise", NOISE))
     parts += [d] if (d := dictionary(v, plan, turn.versions[0])) else []
     return "\n\n".join(parts)
 
