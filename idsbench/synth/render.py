@@ -1,5 +1,6 @@
 """Requests from a plan: what both languages share (the header, names of items and groups, numbers, the
-data dictionary, the turn structure); render_en.py and render_ja.py write the words.
+client's properties, the turn structure); compose.py lays a request out, render_en.py and render_ja.py
+write the words.
 
 A `Voice` makes the wording choices of one request: each is drawn once from a random.Random seeded with
 the task and the language, and kept, so an item is named the same way throughout a request.

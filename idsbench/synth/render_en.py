@@ -1,14 +1,9 @@
 """English requests: letters and clause lists from BIM managers, and checklist exports (CSV)."""
 from __future__ import annotations
 
-import csv
-import io
-
 from .gold import narrowed
-from .lexicon import lexicon
 from .plan import Change, Equals, OneOf, Presence, Requirement, SpecPlan, TaskPlan, Turn
-from .render import (Voice, client_rows, data_type_name, dictionary_unit, filter_word, group_name, item_name,
-                     number, spelled_class, unit_symbol)
+from .render import Voice, filter_word, group_name, item_name, number, spelled_class, unit_symbol
 from .values import Format, Range, Token
 
 PURPOSES = {
@@ -32,6 +27,12 @@ CLIENT_SET = ("Our own properties go in our property set '{name}' (data types in
               "Properties of our own are kept in the set '{name}'; see the data dictionary at the end.")
 ANY_SET = ("Where we give only a property name, any property set of your choosing will do (data types in the "
            "dictionary below).",)
+SEPARATOR, BULLET, NONE = " ", "- ", "-"
+DICTIONARY = ("Data dictionary of our own properties:", "| Property | Data type | Unit | Description |")
+EXTRAS = ("", "", "Design team", "Contractor")  # the responsible party, a column the gold ignores
+TBD_ROW = ("Classification code", "TBD", "TBD", "-", "To be confirmed by the client")
+CLOSINGS = ("Everything else stays as it is.", "The rest is unchanged.")
+INTROS = ("{} changes from the latest review, please:", "Please update the IDS ({} points):")
 NOISE = ("Lifting points and temporary works are checked by the contractor and are not part of this check.",
          "Classification codes will follow in a later revision and are not required yet.",
          "Please keep the file name as given.")
@@ -129,7 +130,7 @@ def group_phrase(v: Voice, spec: SpecPlan, version: str) -> str:
     return narrowed(group_name(v, spec), filter_word(v, spec), enumeration, "en")
 
 
-def _capital(text: str) -> str:
+def capital(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
@@ -140,104 +141,31 @@ def spec_paragraph(v: Voice, spec: SpecPlan, version: str) -> str:
                                                        f"No {group} may be delivered in the model."))
     clauses = "; ".join(clause(v, r) for r in spec.requirements)
     if spec.occurrence == "optional":
-        lead = v.pick(("optional", spec.group.key), (f"{_capital(group)}, where present:",
+        lead = v.pick(("optional", spec.group.key), (f"{capital(group)}, where present:",
                                                      f"If the model has {group}, each of them:"))
     else:
-        lead = v.pick(("required", spec.group.key), (f"{_capital(group)} (the model must contain them):",
+        lead = v.pick(("required", spec.group.key), (f"{capital(group)} (the model must contain them):",
                                                      f"The model contains {group}; each one:"))
     return f"{lead} {clauses}."
-
-
-def conventions(v: Voice, plan: TaskPlan) -> list[str]:
-    lines = []
-    if not plan.spelled and plan.uses("standard"):
-        lines.append(v.pick("standard", STANDARD))
-    if not plan.spelled and plan.uses("quantity"):
-        lines.append(v.pick("quantities", QUANTITIES))
-    if plan.client_set:
-        lines.append(v.pick("client", CLIENT_SET).format(name=plan.client_set.en))
-    if plan.uses("any-set"):
-        lines.append(v.pick("anyset", ANY_SET))
-    return lines
-
-
-def dictionary(v: Voice, plan: TaskPlan, version: str) -> str:
-    rows = client_rows(plan)
-    if not rows:
-        return ""
-    lines = ["Data dictionary of our own properties:", "| Property | Data type | Unit | Description |",
-             "|---|---|---|---|"]
-    for req in rows:
-        prop = lexicon().client_properties[req.key]
-        unit = unit_symbol(v, dictionary_unit(req)) or "-"
-        lines.append(f"| {req.name.en} | {data_type_name(version, req.data_type)} | {unit} | {prop.words.en[0]} |")
-    return "\n".join(lines)
-
-
-def letter(v: Voice, plan: TaskPlan, turn: Turn) -> str:
-    purpose = v.shared("purpose", PURPOSES[plan.domain])
-    parts = [v.pick("opening", OPENINGS).format(purpose=purpose)]
-    parts += [" ".join(conventions(v, plan))] if conventions(v, plan) else []
-    numbered = v.pick("numbered", (True, False))
-    body = [spec_paragraph(v, s, turn.versions[0]) for s in turn.specs]
-    parts.append("\n".join(f"{i}. {p}" if numbered else f"- {p}" for i, p in enumerate(body, 1)))
-    if plan.difficulty != "easy" and v.shared("remark", (True, False)):
-        parts.append(v.shared("noise", NOISE))
-    parts += [d] if (d := dictionary(v, plan, turn.versions[0])) else []
-    return "\n\n".join(parts)
 
 
 HEADERS = (("#", "Element", "Presence in model", "Information item", "Source", "Requirement", "Unit", "Remarks"),
            ("Ref", "Object", "Applies", "Attribute / property", "Property set", "Rule", "Unit", "Responsible"))
 PRESENCE = {"required": "Must exist", "optional": "Where present", "prohibited": "Must not exist"}
+SOURCES = {"standard": "IFC standard", "quantity": "IFC base quantities", "attribute": "- (the object's own field)",
+           "any-set": "any set"}
+NOT_PERMITTED = "Not permitted in the model"
 
 
-def _source(v: Voice, req: Requirement) -> str:
-    if req.source == "standard":
-        return req.pset.en if v.plan.spelled else "IFC standard"
-    if req.source == "quantity":
-        return req.pset.en if v.plan.spelled else "IFC base quantities"
-    if req.source == "attribute":
-        return "- (the object's own field)"
-    return req.pset.en if req.pset else "any set"
-
-
-def _rule(v: Voice, req: Requirement) -> str:
+def rule(v: Voice, req: Requirement) -> str:
     if req.cardinality == "prohibited":
         return "Must not be given"
     if isinstance(req.value, Presence):
         return "Required"
-    text = _capital(range_text(v, req.value, units=False) if isinstance(req.value, Range) else value_text(v, req))
+    text = capital(range_text(v, req.value, units=False) if isinstance(req.value, Range) else value_text(v, req))
     if isinstance(req.value, Equals) and req.data_type == "IFCBOOLEAN":
         text = "Yes" if req.value.gold == "true" else "No"
     return f"If given: {text}" if req.cardinality == "optional" else text
-
-
-def _row(v: Voice, spec: SpecPlan, req: Requirement | None, version: str, extra: str) -> list[str]:
-    group = _capital(group_phrase(v, spec, version))
-    if req is None:
-        return [group, PRESENCE[spec.occurrence], "-", "-", "Not permitted in the model", "-", extra]
-    unit = unit_symbol(v, req.value.unit.key) if isinstance(req.value, Range) and req.value.unit else "-"
-    item = item_name(v, req)
-    return [group, PRESENCE[spec.occurrence], _capital(item), _source(v, req), _rule(v, req), unit, extra]
-
-
-def checklist(v: Voice, plan: TaskPlan, turn: Turn) -> str:
-    header = v.pick("csv-header", HEADERS)
-    rows = []
-    for spec in turn.specs:
-        for req in spec.requirements or (None,):
-            rows.append(_row(v, spec, req, turn.versions[0], v.rng.choice(("", "", "Design team", "Contractor"))))
-    if plan.difficulty != "easy":
-        rows.insert(v.rng.randint(0, len(rows)), [rows[0][0], rows[0][1], "Classification code", "TBD", "TBD",
-                                                  "-", "To be confirmed by the client"])
-    table = io.StringIO()
-    writer = csv.writer(table, lineterminator="\n")
-    writer.writerow(header)
-    writer.writerows([str(i), *r] for i, r in enumerate(rows, 1))
-    intro = " ".join(conventions(v, plan))
-    dictionary_text = dictionary(v, plan, turn.versions[0])
-    return "\n\n".join(p for p in (intro, table.getvalue().rstrip("\n"), dictionary_text) if p)
 
 
 def change_text(v: Voice, plan: TaskPlan, before: Turn, after: Turn) -> str:
@@ -262,16 +190,5 @@ def change_text(v: Voice, plan: TaskPlan, before: Turn, after: Turn) -> str:
             f"{group_phrase(v, split, version)} must also have: {clause(v, change.requirement)}.")
 
 
-COUNTS = {2: "two", 3: "three"}
-
-
-def revision(v: Voice, plan: TaskPlan, states: list[Turn]) -> str:
-    """A revision message: one change, or a numbered list of them, and what stays."""
-    changes = [change_text(v, plan, a, b) for a, b in zip(states, states[1:])]
-    closing = v.pick("closing", ("Everything else stays as it is.", "The rest is unchanged."))
-    if len(changes) == 1:
-        return f"{changes[0]} {closing}"
-    intro = v.pick("intro", ("{} changes from the latest review, please:", "Please update the IDS ({} points):"))
-    intro = intro.format(COUNTS[len(changes)])
-    items = "\n".join(f"{i}. {c}" for i, c in enumerate(changes, 1))
-    return f"{_capital(intro)}\n{items}\n{closing}"
+def count_intro(intro: str, count: int) -> str:
+    return capital(intro.format({2: "two", 3: "three"}[count]))

@@ -5,14 +5,9 @@ not translated from the English renderer: the two share only the plan.
 """
 from __future__ import annotations
 
-import csv
-import io
-
 from .gold import narrowed
-from .lexicon import lexicon
 from .plan import Equals, OneOf, Presence, Requirement, SpecPlan, TaskPlan, Turn
-from .render import (Voice, client_rows, data_type_name, dictionary_unit, filter_word, group_name, item_name,
-                     number, spelled_class, unit_symbol)
+from .render import Voice, filter_word, group_name, item_name, number, spelled_class, unit_symbol
 from .values import Format, Range, Token
 
 PURPOSES = {
@@ -32,6 +27,12 @@ QUANTITIES = ("数量はIFCの基本数量で入力すること。", "数量はI
 CLIENT_SET = ("当社独自の項目はプロパティセット「{name}」に入力すること（データ型は末尾のデータ辞書のとおり）。",
               "独自項目は当社のプロパティセット「{name}」に入力する。データ型は下記のデータ辞書を参照。")
 ANY_SET = ("プロパティ名のみを指定している項目は、任意のプロパティセットに入力してよい（データ型は下記のデータ辞書のとおり）。",)
+SEPARATOR, BULLET, NONE = "", "・", "－"
+DICTIONARY = ("当社独自プロパティのデータ辞書：", "| プロパティ名 | データ型 | 単位 | 説明 |")
+EXTRAS = ("", "", "設計者", "施工者")  # 担当（IDSには含めない列）
+TBD_ROW = ("分類コード", "未定", "未定", "－", "発注者確認中")
+CLOSINGS = ("その他は現状のままで結構です。", "それ以外は変更ありません。")
+INTROS = ("レビューの結果、以下の{}点を変更してください。", "IDSについて{}点修正をお願いします。")
 NOISE = ("吊り金物と仮設材は施工者側で確認するため、今回のチェック対象外とします。",
          "分類コードは次回の改訂で追加予定のため、現時点では不要です。",
          "ファイル名は指定どおりとしてください。")
@@ -149,60 +150,18 @@ def spec_paragraph(v: Voice, spec: SpecPlan, version: str) -> str:
     return f"{lead}{clauses}。"
 
 
-def conventions(v: Voice, plan: TaskPlan) -> list[str]:
-    lines = []
-    if not plan.spelled and plan.uses("standard"):
-        lines.append(v.pick("standard", STANDARD))
-    if not plan.spelled and plan.uses("quantity"):
-        lines.append(v.pick("quantities", QUANTITIES))
-    if plan.client_set:
-        lines.append(v.pick("client", CLIENT_SET).format(name=plan.client_set.ja))
-    if plan.uses("any-set"):
-        lines.append(v.pick("anyset", ANY_SET))
-    return lines
-
-
-def dictionary(v: Voice, plan: TaskPlan, version: str) -> str:
-    rows = client_rows(plan)
-    if not rows:
-        return ""
-    lines = ["当社独自プロパティのデータ辞書：", "| プロパティ名 | データ型 | 単位 | 説明 |", "|---|---|---|---|"]
-    for req in rows:
-        prop = lexicon().client_properties[req.key]
-        unit = unit_symbol(v, dictionary_unit(req)) or "－"
-        lines.append(f"| {req.name.ja} | {data_type_name(version, req.data_type)} | {unit} | {prop.words.ja[0]} |")
-    return "\n".join(lines)
-
-
-def letter(v: Voice, plan: TaskPlan, turn: Turn) -> str:
-    purpose = v.shared("purpose", PURPOSES[plan.domain])
-    parts = [v.pick("opening", OPENINGS).format(purpose=purpose)]
-    parts += ["".join(conventions(v, plan))] if conventions(v, plan) else []
-    numbered = v.pick("numbered", (True, False))
-    body = [spec_paragraph(v, s, turn.versions[0]) for s in turn.specs]
-    parts.append("\n".join(f"{i}. {p}" if numbered else f"・{p}" for i, p in enumerate(body, 1)))
-    if plan.difficulty != "easy" and v.shared("remark", (True, False)):
-        parts.append(v.shared("noise", NOISE))
-    parts += [d] if (d := dictionary(v, plan, turn.versions[0])) else []
-    return "\n\n".join(parts)
-
-
 HEADERS = (("No", "対象", "モデル内の有無", "情報項目", "入力先", "要求内容", "単位", "備考"),
            ("番号", "対象要素", "適用", "属性・プロパティ", "プロパティセット", "ルール", "単位", "担当"))
 PRESENCE = {"required": "必須", "optional": "ある場合のみ", "prohibited": "不可"}
+SOURCES = {"standard": "IFC標準", "quantity": "IFCの基本数量", "attribute": "－（オブジェクト自体の項目）", "any-set": "任意"}
+NOT_PERMITTED = "モデルに含めない"
 
 
-def _source(v: Voice, req: Requirement) -> str:
-    if req.source == "standard":
-        return req.pset.en if v.plan.spelled else "IFC標準"
-    if req.source == "quantity":
-        return req.pset.en if v.plan.spelled else "IFCの基本数量"
-    if req.source == "attribute":
-        return "－（オブジェクト自体の項目）"
-    return req.pset.ja if req.pset else "任意"
+def capital(text: str) -> str:
+    return text
 
 
-def _rule(v: Voice, req: Requirement) -> str:
+def rule(v: Voice, req: Requirement) -> str:
     if req.cardinality == "prohibited":
         return "入力しない"
     if isinstance(req.value, Presence):
@@ -214,32 +173,6 @@ def _rule(v: Voice, req: Requirement) -> str:
     else:
         text = value_text(v, req)
     return f"記入する場合は{text}" if req.cardinality == "optional" else text
-
-
-def _row(v: Voice, spec: SpecPlan, req: Requirement | None, version: str, extra: str) -> list[str]:
-    group = group_phrase(v, spec, version)
-    if req is None:
-        return [group, PRESENCE[spec.occurrence], "－", "－", "モデルに含めない", "－", extra]
-    unit = unit_symbol(v, req.value.unit.key) if isinstance(req.value, Range) and req.value.unit else "－"
-    return [group, PRESENCE[spec.occurrence], item_name(v, req), _source(v, req), _rule(v, req), unit, extra]
-
-
-def checklist(v: Voice, plan: TaskPlan, turn: Turn) -> str:
-    header = v.pick("csv-header", HEADERS)
-    rows = []
-    for spec in turn.specs:
-        for req in spec.requirements or (None,):
-            rows.append(_row(v, spec, req, turn.versions[0], v.rng.choice(("", "", "設計者", "施工者"))))
-    if plan.difficulty != "easy":
-        rows.insert(v.rng.randint(0, len(rows)), [rows[0][0], rows[0][1], "分類コード", "未定", "未定", "－",
-                                                  "発注者確認中"])
-    table = io.StringIO()
-    writer = csv.writer(table, lineterminator="\n")
-    writer.writerow(header)
-    writer.writerows([str(i), *r] for i, r in enumerate(rows, 1))
-    intro = "".join(conventions(v, plan))
-    dictionary_text = dictionary(v, plan, turn.versions[0])
-    return "\n\n".join(p for p in (intro, table.getvalue().rstrip("\n"), dictionary_text) if p)
 
 
 def change_text(v: Voice, plan: TaskPlan, before: Turn, after: Turn) -> str:
@@ -264,12 +197,5 @@ def change_text(v: Voice, plan: TaskPlan, before: Turn, after: Turn) -> str:
             f"{clause(v, change.requirement)}。")
 
 
-def revision(v: Voice, plan: TaskPlan, states: list[Turn]) -> str:
-    """A revision message: one change, or a numbered list of them, and what stays."""
-    changes = [change_text(v, plan, a, b) for a, b in zip(states, states[1:])]
-    closing = v.pick("closing", ("その他は現状のままで結構です。", "それ以外は変更ありません。"))
-    if len(changes) == 1:
-        return f"{changes[0]}{closing}"
-    intro = v.pick("intro", ("レビューの結果、以下の{}点を変更してください。", "IDSについて{}点修正をお願いします。"))
-    items = "\n".join(f"{i}. {c}" for i, c in enumerate(changes, 1))
-    return f"{intro.format(len(changes))}\n{items}\n{closing}"
+def count_intro(intro: str, count: int) -> str:
+    return intro.format(count)

@@ -11,7 +11,7 @@ from dataclasses import replace
 
 from .lexicon import lexicon
 from .plan import Change, Equals, Requirement, SpecPlan, Text, Turn
-from .requirements import concept_of, options, requirement
+from .requirements import options, requirement
 from .settings import Setting
 from .narrow import fits
 from .traps import enum_trap, home_traps

@@ -6,16 +6,17 @@ index, so task i is the same whatever --n is, and a second run gives the same by
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 from .lexicon import Group, lexicon
 from .plan import SpecPlan, TaskPlan, Text, Turn
-from .requirements import Option, concept_of, options, requirement
+from .requirements import Option, options, requirement
 from .narrow import narrowing
 from .revise import revise
 from .settings import SETTINGS, Setting, difficulty_of
 from .traps import home_traps
 from .version import GENERATOR
-from .vocab import common_home, group_exists
+from .vocab import group_exists
 
 DRAWS = 24  # plans drawn for a task before the trap minimum is given up
 DOMAINS = (("architectural", 3), ("structural", 2), ("mep", 3), ("civil", 2))
@@ -56,17 +57,21 @@ def _groups(rng: random.Random, setting: Setting, domain: str, versions: tuple[s
     return chosen
 
 
-def _weight(setting: Setting, versions, group: Group, option: Option) -> float:
+def _weight(setting: Setting, versions, group: Group, option: Option, used: Counter) -> float:
+    """How likely the option is drawn: by kind, towards what the obvious answer gets wrong, and away from
+    what the task already asked of another group (a brief varies its items)."""
     if option.source == "attribute":
-        return setting.attribute
-    if option.source in ("client", "any-set"):
-        return 0.6
-    weight = setting.quantity if option.source == "quantity" else 1.0
-    if option.home.pset.startswith(("Pset_Manufacturer", "Pset_Warranty", "Pset_Condition")):
-        weight = 0.25
-    if setting.min_traps:  # favour what the obvious answer gets wrong
-        weight *= 1 + 2 * len(home_traps(versions[0], option.home, option.source == "quantity"))
-    return weight
+        weight = setting.attribute
+    elif option.source in ("client", "any-set"):
+        weight = 0.6
+    else:
+        weight = setting.quantity if option.source == "quantity" else 1.0
+        if option.home.pset.startswith(("Pset_Manufacturer", "Pset_Warranty", "Pset_Condition")):
+            weight = 0.25
+        if setting.min_traps:
+            kinds = {t.kind for t in home_traps(versions[0], option.home, option.source == "quantity")}
+            weight *= 1 + len(kinds - {"home"})
+    return weight / (1 + 3 * used[option.key])
 
 
 def enough_traps(plan: TaskPlan, setting: Setting) -> bool:
@@ -76,11 +81,11 @@ def enough_traps(plan: TaskPlan, setting: Setting) -> bool:
 
 
 def _pick(rng: random.Random, setting: Setting, versions, group: Group, pool: list[Option],
-          count: int) -> list[Option]:
+          count: int, used: Counter) -> list[Option]:
     chosen, names = [], set()
     pool = list(pool)
     while pool and len(chosen) < count:
-        option = rng.choices(pool, [_weight(setting, versions, group, o) for o in pool])[0]
+        option = rng.choices(pool, [_weight(setting, versions, group, o, used) for o in pool])[0]
         pool.remove(option)
         name = option.home.name if option.home else option.key
         if name not in names:
@@ -96,12 +101,14 @@ def _occurrence(rng: random.Random, setting: Setting, group: Group) -> str:
     return "optional" if roll < setting.prohibited_spec + setting.optional_spec else "required"
 
 
-def draw_spec(rng, setting: Setting, versions, group: Group, client_mode, client_set) -> SpecPlan | None:
+def draw_spec(rng, setting: Setting, versions, group: Group, client_mode, client_set,
+              used: Counter) -> SpecPlan | None:
     occurrence = _occurrence(rng, setting, group)
     if occurrence == "prohibited":
         return SpecPlan(group, occurrence, ())
     pool = options(versions, group, client_mode)
-    chosen = _pick(rng, setting, versions, group, pool, rng.randint(*setting.requirements))
+    chosen = _pick(rng, setting, versions, group, pool, rng.randint(*setting.requirements), used)
+    used.update(o.key for o in chosen)
     reqs = tuple(requirement(rng, setting, versions, group, o, client_set) for o in chosen)
     if not reqs:
         return None
@@ -121,7 +128,8 @@ def _draw(rng: random.Random, setting: Setting, index: int, seed: int) -> TaskPl
     versions = _versions(rng, setting, domain)
     groups = _groups(rng, setting, domain, versions)
     client_mode, client_set = _client(rng, setting)
-    specs = tuple(draw_spec(rng, setting, versions, g, client_mode, client_set) for g in groups)
+    used: Counter = Counter()
+    specs = tuple(draw_spec(rng, setting, versions, g, client_mode, client_set, used) for g in groups)
     if not specs or any(s is None for s in specs) or all(s.occurrence == "prohibited" for s in specs):
         return None
     turns = (Turn(versions, specs),)
