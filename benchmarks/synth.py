@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import argparse
 import filecmp
+import os
+import resource
 import statistics
 import tempfile
 import time
@@ -35,15 +37,25 @@ BASELINES = ("rule-based", "copy-previous")
 TRAP_KINDS = ("ptype", "datatype", "enum", "unit", "home", "moved", "qto")  # the facts catalogue's kinds
 
 
+def _cpu() -> float:
+    """CPU seconds of this process and of its finished children (the workers)."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
 def speed(n: int, seed: int, workers: int) -> None:
+    """Wall time and CPU time (the machine is shared: CPU per task says what the code costs)."""
     with tempfile.TemporaryDirectory() as folder:
         first, second = Path(folder) / "a", Path(folder) / "b"
+        cpu = _cpu()
         tally = generate(Options(n=n, seed=seed, workers=workers), first)
+        cpu = _cpu() - cpu
         generate(Options(n=n, seed=seed, workers=workers), second)
         names = sorted(p.name for p in first.iterdir())
         same = filecmp.cmpfiles(first, second, names, shallow=False)[0] == names
     print(f"generation: {n} tasks ({tally.records} records, both languages, every gold audited under both profiles) "
           f"in {tally.seconds:.1f} s with {workers} worker(s): {n / tally.seconds:.0f} tasks/s; "
+          f"{1000 * cpu / n:.1f} ms of CPU per task; load average: {os.getloadavg()[0]:.1f}; "
           f"second run byte-identical: {'yes' if same else 'NO'}")
 
 

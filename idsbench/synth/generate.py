@@ -160,6 +160,7 @@ def generate(options: Options, out: Path, *, overwrite: bool = False,
     finally:
         if pool is not None:
             pool.close()
+            pool.join()
     tally.seconds = time.perf_counter() - started
     return tally
 

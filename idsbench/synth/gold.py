@@ -69,7 +69,10 @@ def file_stem(plan: TaskPlan) -> str:
     return f"{plan.slug}-{plan.index:06d}"
 
 
+def document(plan: TaskPlan, turn: Turn, language: str) -> IdsDocument:
+    return IdsDocument(file_stem(plan), tuple(specification(s, turn.versions, language) for s in turn.specs))
+
+
 def gold_ids(plan: TaskPlan, turn: Turn, language: str) -> str:
     """The gold IDS text of one turn in one language."""
-    specs = tuple(specification(s, turn.versions, language) for s in turn.specs)
-    return render(IdsDocument(file_stem(plan), specs))
+    return render(document(plan, turn, language))

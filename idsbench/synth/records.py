@@ -9,11 +9,15 @@ from __future__ import annotations
 
 from datasets import Features, List, Value
 
-from idsbench.dataset.golds import Gold, parse_gold
+from idsbench.dataset.golds import Gold
+from idsbench.dataset.ids_analysis import FACET_KINDS
 from idsbench.dataset.schema import CORE_FIELDS, FEATURES, validate_record
 from idsbench.dataset.skills import skills
 
-from .gold import gold_ids
+from idsbench.harness.idsxml import render
+
+from .analysis import as_gold
+from .gold import document, gold_ids
 from .plan import TaskPlan
 from .request import user_messages
 from .version import GENERATOR
@@ -36,17 +40,18 @@ def scenario_id(seed: int, index: int) -> str:
 def record(plan: TaskPlan, language: str) -> dict:
     """The record of one task in one language."""
     users = user_messages(plan, language)
-    golds = [gold_ids(plan, turn, language) for turn in plan.turns]
+    final = document(plan, plan.final, language)
+    golds = [gold_ids(plan, turn, language) for turn in plan.turns[:-1]] + [render(final)]
     messages = [m for pair in zip(users, golds) for m in ({"role": "user", "content": pair[0]},
                                                            {"role": "assistant", "content": pair[1]})]
     turn_type = "multi_turn" if len(plan.turns) > 1 else "single_turn"
-    gold = parse_gold(golds[-1])
+    gold = as_gold(final)
     traps = plan.traps
     return {
         "id": f"{scenario_id(plan.seed, plan.index)}-{language}", "scenario_id": scenario_id(plan.seed, plan.index),
         "messages": messages, "language": language, "input_format": plan.input_format, "turn_type": turn_type,
         "domain": plan.domain, "ifc_versions": list(plan.final.versions), "gold_ids": golds[-1],
-        "n_specifications": len(gold.specs), "facet_kinds": sorted({f.kind for f in gold.facets}),
+        "n_specifications": len(gold.specs), "facet_kinds": sorted({f.kind for f in gold.facets}, key=FACET_KINDS.index),
         "restriction_kinds": restriction_kinds(gold), "skills": skills(gold, users, turn_type),
         "generator": GENERATOR, "seed": plan.seed, "difficulty": plan.difficulty,
         "trap_kinds": sorted({t.kind for t in traps}), "traps": [t.fact for t in traps],
