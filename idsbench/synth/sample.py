@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from functools import lru_cache
 
 from .lexicon import Group, lexicon
 from .plan import SpecPlan, TaskPlan, Text, Turn
@@ -45,10 +46,15 @@ def _versions(rng: random.Random, setting: Setting, domain: str) -> tuple[str, .
     return (_weighted(rng, SINGLE[domain]),)
 
 
+@lru_cache(maxsize=None)
+def _group_pool(domain: str, versions: tuple[str, ...]) -> tuple[Group, ...]:
+    return tuple(g for g in lexicon().groups if g.domain == domain and g.usable_in(versions)
+                 and all(group_exists(v, g) for v in versions))
+
+
 def _groups(rng: random.Random, setting: Setting, domain: str, versions: tuple[str, ...]) -> list[Group]:
     """Distinct classes: two specifications never select the same objects."""
-    pool = [g for g in lexicon().groups if g.domain == domain and g.usable_in(versions)
-            and all(group_exists(v, g) for v in versions)]
+    pool = list(_group_pool(domain, versions))
     rng.shuffle(pool)
     wanted, chosen = rng.randint(*setting.specs), []
     for group in pool:
@@ -84,9 +90,11 @@ def _pick(rng: random.Random, setting: Setting, versions, group: Group, pool: li
           count: int, used: Counter) -> list[Option]:
     chosen, names = [], set()
     pool = list(pool)
+    weights = [_weight(setting, versions, group, o, used) for o in pool]
     while pool and len(chosen) < count:
-        option = rng.choices(pool, [_weight(setting, versions, group, o, used) for o in pool])[0]
-        pool.remove(option)
+        index = rng.choices(range(len(pool)), weights)[0]
+        option = pool.pop(index)
+        weights.pop(index)
         name = option.home.name if option.home else option.key
         if name not in names:
             names.add(name)
