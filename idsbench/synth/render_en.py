@@ -103,7 +103,7 @@ def clause(v: Voice, req: Requirement) -> str:
     elif req.source == "any-set":
         item = f"'{item}' (in any property set)"
     if req.cardinality == "prohibited":
-        return f"{item} must not be given"
+        return f"{item} is no longer used and must not be given"
     value = req.value
     if isinstance(value, Presence):
         text = v.pick(("presence", req.key), (f"{item} must be given", f"{item} is required", f"{item} required"))

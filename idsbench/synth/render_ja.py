@@ -112,7 +112,7 @@ def clause(v: Voice, req: Requirement) -> str:
     elif req.source == "any-set":
         item = f"「{item}」（プロパティセットは任意）"
     if req.cardinality == "prohibited":
-        return f"{item}は入力しないこと"
+        return f"{item}は今後使用しないため、入力しないこと"
     if isinstance(req.value, Presence):
         return v.pick(("presence", req.key), (f"{item}を入力すること", f"{item}は必須", f"{item}：必須"))
     predicate = _predicate(v, req)

@@ -147,9 +147,11 @@ def client_value(rng: random.Random, setting: Setting, prop: ClientProperty) -> 
 
 def _client(rng: random.Random, setting: Setting, option: Option, client_set: Text | None) -> Requirement:
     prop = lexicon().client_properties[option.key]
-    value, unit_key = client_value(rng, setting, prop)
     name = Text(prop.names.en[0], prop.names.ja[0])
     pset = client_set if option.source == "client" else None
+    if rng.random() < setting.prohibited_requirement:  # a property the client retires: it must not be given
+        return Requirement(option.source, option.key, pset, name, prop.data_type, Presence(), "prohibited")
+    value, unit_key = client_value(rng, setting, prop)
     return Requirement(option.source, option.key, pset, name, prop.data_type, value,
                        traps=unit_trap(unit_key, prop.data_type))
 

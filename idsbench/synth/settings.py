@@ -35,17 +35,18 @@ class Setting:
     optional_spec: float  # share of "where there are any" specifications
     prohibited_spec: float  # share of "must not exist" specifications
     optional_requirement: float  # share of "if given, ..." requirements
+    prohibited_requirement: float  # share of the client's properties that must no longer be given
     csv: float  # share of checklist inputs
     noise: bool  # rows and clauses that are not requirements (TBD, other trades, remarks)
 
 
 SETTINGS = {
     "easy": Setting("easy", (1, 2), (1, 3), 0.0, 0.15, 0.0, (1, 1), 0, True, False, 0.15, 0.05, 0.3, 0.15, 0.05,
-                    0.1, 0.0, 0.0, 0.4, False),
+                    0.1, 0.0, 0.0, 0.0, 0.4, False),
     "medium": Setting("medium", (1, 3), (2, 4), 0.15, 0.3, 0.0, (1, 2), 1, False, True, 0.35, 0.1, 0.25, 0.2, 0.15,
-                      0.2, 0.03, 0.08, 0.45, True),
+                      0.2, 0.03, 0.08, 0.02, 0.45, True),
     "hard": Setting("hard", (2, 6), (2, 5), 0.3, 0.25, 0.3, (2, 3), 2, False, True, 0.45, 0.1, 0.2, 0.25, 0.2, 0.25,
-                    0.08, 0.12, 0.45, True),
+                    0.08, 0.12, 0.05, 0.45, True),
 }
 
 
