@@ -77,10 +77,19 @@ class Concept:
     sets: tuple[str, ...] = ()  # when given, the only standard sets that count as the concept's homes
     classes: tuple[str, ...] = ()  # when given, the only classes whose requests use the concept
     answer: str = "true"  # booleans: the answer a brief asks for (true | false | either)
+    answer_for: tuple[tuple[str, bool], ...] = ()  # (group key or class, the only sensible answer)
     ranges: tuple[tuple[str, Typical], ...] = ()  # (group key or class, the range for it)
 
     def fits(self, group: Group) -> bool:
         return not self.classes or group.ifc_class in self.classes
+
+    def answer_of(self, group: Group, draw: float) -> bool:
+        """A boolean's answer for the group: the only sensible one, else the concept's, else as drawn."""
+        fixed = dict(self.answer_for)
+        for key in (group.key, group.ifc_class):
+            if key in fixed:
+                return fixed[key]
+        return {"true": True, "false": False}.get(self.answer, draw < 0.5)
 
     def typical_for(self, group: Group) -> Typical | None:
         """The range for the group: its own, its class's, else the concept's (None: only "positive")."""
@@ -175,7 +184,8 @@ def _concept(key: str, entry: Mapping, quantity: bool) -> Concept:
     return Concept(key, tuple(entry.get("names", [key])), kind, tuple(entry.get("data_types", ())), _words(entry),
                    quantity=quantity, codes=codes, enumeration=enumeration, true=_flag(entry, True),
                    false=_flag(entry, False), typical=_typical(entry.get("typical")), sets=tuple(entry.get("sets", ())),
-                   classes=tuple(entry.get("classes", ())), answer=entry.get("answer", "true"), ranges=ranges)
+                   classes=tuple(entry.get("classes", ())), answer=entry.get("answer", "true"), ranges=ranges,
+                   answer_for=tuple(entry.get("answer_for", {}).items()))
 
 
 def _unit(key: str, entry: Mapping) -> Unit:

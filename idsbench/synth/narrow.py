@@ -40,6 +40,8 @@ def narrowing(rng: random.Random, versions, group: Group, taken: set[str]) -> Re
         if home is None or home.name in taken:
             continue
         if concept.kind == "boolean":
+            if {group.key, group.ifc_class} & dict(concept.answer_for).keys():
+                continue  # all roofs are external: no narrowing by it
             answer = rng.random() < 0.6
             value = Equals("true" if answer else "false", concept.true if answer else concept.false)
         else:

@@ -107,7 +107,7 @@ def concept_value(rng: random.Random, setting: Setting, concept: Concept, home: 
     if concept.kind == "enumeration" and concept.enumeration:
         return _enumeration(rng, concept, home), None
     if concept.kind == "boolean" and roll < 0.7:
-        answer = {"true": True, "false": False}.get(concept.answer, rng.random() < 0.5)
+        answer = concept.answer_of(group, rng.random())
         return Equals("true" if answer else "false", concept.true if answer else concept.false), None
     if concept.kind == "label" and concept.codes and roll < 0.7:
         return _codes(rng, concept.codes), None
