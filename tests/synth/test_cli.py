@@ -57,3 +57,20 @@ def test_a_proven_folder_reads_as_data_and_a_rerun_resumes_from_the_ledger(tmp_p
     ledger = (out / ".proofs.ledger").read_text(encoding="utf-8")
     assert len(load_examples(out)) == 2 and ledger.count("\n") == 2
     assert main(argv) == 0 and (out / ".proofs.ledger").read_text(encoding="utf-8") == ledger
+
+
+def test_an_evaluation_set_with_another_data_hash_exits_3(tmp_path, capsys, monkeypatch):
+    from idsbench.synth import cli
+    from idsbench.synth.config import Options
+    from idsbench.synth.evalset import EvalSet
+
+    def pinned(data_hash):
+        return lambda name: EvalSet(name, Options(n=2, seed=20250, split="test", name=name), "g", data_hash, "")
+
+    monkeypatch.setattr(cli, "eval_set", pinned("000000000000"))
+    assert main(["synth", "--eval-set", "synth-eval-v1", "--out", str(tmp_path / "a"), "--no-progress"]) == 3
+    captured = capsys.readouterr()
+    assert "not comparable" in captured.err
+    found = captured.out.rsplit(": ", 1)[1].strip()  # the data hash, printed last
+    monkeypatch.setattr(cli, "eval_set", pinned(found))
+    assert main(["synth", "--eval-set", "synth-eval-v1", "--out", str(tmp_path / "b"), "--no-progress"]) == 0
