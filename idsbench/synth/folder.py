@@ -82,10 +82,13 @@ class Writer:
         return self
 
     def write(self, rec: dict) -> None:
-        name = data_file(self.split, rec)
+        self.write_line(data_file(self.split, rec), json.dumps(rec, ensure_ascii=False))
+
+    def write_line(self, name: str, line: str) -> None:
+        """One record already encoded, appended to its data file."""
         if name not in self.handles:
             self.handles[name] = open(self.out / name, "w", encoding="utf-8", newline="\n")
-        self.handles[name].write(json.dumps(rec, ensure_ascii=False) + "\n")
+        self.handles[name].write(line + "\n")
 
     def __exit__(self, *exc) -> None:
         for handle in self.handles.values():

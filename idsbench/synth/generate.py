@@ -8,6 +8,7 @@ results are written in index order, so the output does not depend on the number 
 """
 from __future__ import annotations
 
+import json
 import multiprocessing
 import shlex
 import time
@@ -22,22 +23,36 @@ from idsbench.report.signature import data_hash
 from idsbench.xmlparse import IdsReader
 
 from .config import Options
+from .lexicon import lexicon
 from .folder import PROOFS, Writer, claim
 from .overlap import benchmark_choices, shares_choices
 from .plan import TaskPlan
 from .prove import Ledger, gold_hash, prove_all
-from .records import problems, record
+from .records import data_file, problems, record
 from .sample import sample_task
+from .traps import home_traps
 from .version import GENERATOR
+from .vocab import home
 
 BATCH = 256  # tasks per batch: made, proven, then written
 MAX_ATTEMPTS = 50  # draws of a task whose plans keep matching a benchmark gold
 
 
 @dataclass(frozen=True)
+class Row:
+    """A record as the parent writes it: encoded in the worker (strings cross processes cheaply)."""
+
+    id: str
+    difficulty: str
+    file: str  # the data file name within the split
+    line: str  # the record as a JSON line
+    gold: str
+
+
+@dataclass(frozen=True)
 class TaskOutcome:
     index: int
-    records: tuple[dict, ...]
+    records: tuple[Row, ...]
     resampled: int  # draws rejected for sharing a benchmark gold's choices
     problems: tuple[str, ...]  # audit findings or schema problems (the task is dropped)
 
@@ -76,13 +91,28 @@ def _audit_problems(recs: list[dict]) -> list[str]:
 
 
 _JOB: dict = {}  # what the workers need, set before they fork
+WARM_FROM = 1000  # tasks from which every home is looked up before the workers fork (about a second)
+
+
+def _warm_tables() -> None:
+    """Every concept's home and traps for every group and version, looked up once here rather than once in
+    each worker (forked workers share what the parent computed)."""
+    lex = lexicon()
+    for group in lex.groups:
+        for version in group.versions:
+            for concept in (*lex.properties.values(), *lex.quantities.values()):
+                found = home(version, group, concept)
+                if found is not None:
+                    home_traps(version, found, concept.quantity)
 
 
 def make_task(index: int) -> TaskOutcome:
     plan, resampled = _plan(_JOB["seed"], index, _JOB["difficulty"], _JOB["languages"], _JOB["benchmark"])
     recs = [record(plan, language) for language in _JOB["languages"]]
     found = [f"{r['id']}: {p}" for r in recs for p in problems(r)] + _audit_problems(recs)
-    return TaskOutcome(index, tuple(recs), resampled, tuple(found))
+    rows = tuple(Row(r["id"], r["difficulty"], data_file(_JOB["split"], r), json.dumps(r, ensure_ascii=False),
+                     r["gold_ids"]) for r in recs)
+    return TaskOutcome(index, rows, resampled, tuple(found))
 
 
 def _outcomes(indexes: range, workers: int, pool) -> Iterator[TaskOutcome]:
@@ -101,10 +131,10 @@ def _keep(outcome: TaskOutcome, proofs: dict, tally: Tally) -> bool:
     if outcome.problems:
         tally.dropped_audit.append(f"task {outcome.index}: {outcome.problems[0]}")
         return False
-    for rec in outcome.records:
-        proof = proofs.get(gold_hash(rec["gold_ids"]))
+    for row in outcome.records:
+        proof = proofs.get(gold_hash(row.gold))
         if proof is not None and not proof.proven:
-            tally.dropped_proof.append(f"{rec['id']}: {proof.reason}")
+            tally.dropped_proof.append(f"{row.id}: {proof.reason}")
             return False
     return True
 
@@ -136,8 +166,11 @@ def generate(options: Options, out: Path, *, overwrite: bool = False,
     claim(out, manifest(options), overwrite)
     started = time.perf_counter()
     benchmark = benchmark_choices()
-    _JOB.update(seed=options.seed, difficulty=options.difficulty, languages=options.languages, benchmark=benchmark)
+    _JOB.update(seed=options.seed, difficulty=options.difficulty, languages=options.languages, benchmark=benchmark,
+                split=options.split)
     make_task(0)  # warms the vocabulary, the lexicon and the audit here, so forked workers start warm
+    if options.workers > 1 and options.n >= WARM_FROM:
+        _warm_tables()
     ledger = Ledger(out / PROOFS if options.prove else None)
     tally = Tally()
     pool = multiprocessing.get_context("fork").Pool(options.workers) if options.workers > 1 else None
@@ -145,15 +178,15 @@ def generate(options: Options, out: Path, *, overwrite: bool = False,
         with Writer(out, options.split) as writer:
             for indexes in _batches(options.n):
                 outcomes = list(_outcomes(indexes, options.workers, pool))
-                golds = [r["gold_ids"] for o in outcomes if not o.problems for r in o.records]
+                golds = [r.gold for o in outcomes if not o.problems for r in o.records]
                 proofs = prove_all(golds, ledger, options.workers) if options.prove else {}
                 for outcome in outcomes:
                     if _keep(outcome, proofs, tally):
-                        for rec in outcome.records:
-                            writer.write(rec)
+                        for row in outcome.records:
+                            writer.write_line(row.file, row.line)
                         tally.written += 1
                         tally.records += len(outcome.records)
-                        tally.difficulties[outcome.records[0]["difficulty"]] += 1
+                        tally.difficulties[outcome.records[0].difficulty] += 1
                 if progress:
                     progress(len(indexes))
             writer.finish(manifest(options, tally, data_hash(_benchmark_golds())))
