@@ -3,7 +3,8 @@
 Each package registers its own subcommands: score (here), audit (idsbench.audit.cli), run and generate
 (idsbench.harness.cli), compare, failures, leaderboard, publish and submission (idsbench.leaderboard.cli),
 integrations (idsbench.integrations.cli), synth and synth-sample (idsbench.synth.cli).
-This module sits above all of them; nothing imports it.
+This module sits above all of them; nothing imports it. It imports them only inside `main`, so that
+Ctrl-C while they load (half a second) ends the command like Ctrl-C at any other time: exit 130, one line.
 """
 from __future__ import annotations
 
@@ -15,18 +16,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from idsbench import __version__
-from idsbench.audit.cli import configure_parser as configure_audit_parser
-from idsbench.audit.cli import run as run_audit
-from idsbench.harness.cli import register_harness_commands
-from idsbench.integrations.cli import register_integration_commands
-from idsbench.leaderboard.cli import register_leaderboard_commands
-from idsbench.locations import default_data, describe_data
-from idsbench.options import add_audit_profile, add_behaviour, add_data, add_isolation, add_progress, audit_profile
-from idsbench.outputs import Writer, claim_output, score_folder
-from idsbench.pipeline import score
-from idsbench.progress import progress_bar
-from idsbench.records import InputError, index_predictions, load_references, read_predictions
-from idsbench.synth.cli import register_synth_commands
+
+EXIT_INTERRUPTED = 130
 
 EPILOG_SCORE = """examples:
   ids-bench score --predictions my-model.jsonl                 # writes runs/my-model-score/
@@ -37,16 +28,17 @@ EPILOG_SCORE = """examples:
 predictions file: one JSON object per line, {"id": "s001-en", "prediction": "<raw model output>"}
 (a null prediction is a failed generation and scores 0). Every problem of the file is listed before
 anything is written. Results already in --out from another command or file are kept unless --overwrite.
-exit codes: 0 done, 2 bad input"""
-EPILOG_AUDIT = """examples:
-  ids-bench audit my.ids
-  ids-bench audit data/scenarios --json
-  ids-bench audit --explain 103
-exit code: the validator's status number (0 Ok, 8 structure, 16 content, 24 both, 1 not an IDS;
-2 no files found, or bad options)"""
+exit codes: 0 done, 2 bad input (named on stderr), 130 interrupted (Ctrl-C)"""
 
 
 def cmd_score(args: argparse.Namespace) -> int:
+    from idsbench.locations import default_data, describe_data  # noqa: PLC0415 (see the module's docstring)
+    from idsbench.options import audit_profile  # noqa: PLC0415
+    from idsbench.outputs import Writer, claim_output, score_folder  # noqa: PLC0415
+    from idsbench.pipeline import score  # noqa: PLC0415
+    from idsbench.progress import progress_bar  # noqa: PLC0415
+    from idsbench.records import index_predictions, load_references, read_predictions  # noqa: PLC0415
+
     data = args.data or default_data()
     references = load_references(data)
     # The whole file is checked before anything is written; no output is kept in memory.
@@ -76,8 +68,19 @@ def cmd_score(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from idsbench.audit.cli import configure_parser as configure_audit_parser  # noqa: PLC0415
+    from idsbench.audit.cli import run as run_audit  # noqa: PLC0415
+    from idsbench.harness.cli import register_harness_commands  # noqa: PLC0415
+    from idsbench.integrations.cli import register_integration_commands  # noqa: PLC0415
+    from idsbench.leaderboard.cli import register_leaderboard_commands  # noqa: PLC0415
+    from idsbench.synth.cli import register_synth_commands  # noqa: PLC0415
+    from idsbench.options import (add_audit_profile, add_behaviour, add_data, add_isolation,  # noqa: PLC0415
+                                  add_progress)
+
     parser = argparse.ArgumentParser(prog="ids-bench", description="Ishigaki-IDS-Bench: generate, score, audit, "
-                                     "compare and publish IDS files written by language models.")
+                                     "compare and publish IDS files written by language models.",
+                                     epilog="Each command's --help lists its exit codes; every command exits 2 on "
+                                     "bad options and 130 when interrupted (Ctrl-C).")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     p = commands.add_parser("score", help="score a predictions file against the data",
@@ -96,8 +99,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_isolation(p)
     add_behaviour(p)
     p.set_defaults(func=cmd_score)
-    a = commands.add_parser("audit", help="audit IDS files like buildingSMART's IDS-Audit-tool (Stage 1)",
-                            epilog=EPILOG_AUDIT)
+    a = commands.add_parser("audit", help="audit IDS files like buildingSMART's IDS-Audit-tool (Stage 1)")
     configure_audit_parser(a)
     a.set_defaults(func=run_audit)
     register_harness_commands(commands)  # run, generate
@@ -107,8 +109,37 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def chosen_parser(parser: argparse.ArgumentParser, args: argparse.Namespace) -> argparse.ArgumentParser:
+    """The (sub)command parser that `args` went through, e.g. that of `submission check`."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction) and getattr(args, action.dest, None) in action.choices:
+            return chosen_parser(action.choices[getattr(args, action.dest)], args)
+    return parser
+
+
+def parse(argv: list[str] | None) -> argparse.Namespace:
+    """The arguments; an option the chosen command does not take is refused in that command's words
+    (argparse would name the umbrella command only)."""
+    parser = build_parser()
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        chosen_parser(parser, args).error(f"unrecognized arguments: {' '.join(extra)}")
+    return args
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    try:
+        return _run(argv)
+    except KeyboardInterrupt:
+        newline = "\n" if sys.stderr.isatty() else ""  # after the ^C a terminal echoes
+        print(f"{newline}ids-bench: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+
+
+def _run(argv: list[str] | None) -> int:
+    from idsbench.records import InputError  # noqa: PLC0415
+
+    args = parse(argv)
     try:
         return args.func(args)
     except InputError as exc:

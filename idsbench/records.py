@@ -14,6 +14,7 @@ from idsbench.locations import default_data
 
 MAX_LISTED = 20  # problems shown one a line; the rest are counted
 SNIFF_BYTES = 8192
+UTF8_BOM = b"\xef\xbb\xbf"
 # What a file that is not UTF-8 text usually is, by its first bytes.
 MAGIC = ((b"\xff\xfe", "UTF-16 text: save it as UTF-8"), (b"\xfe\xff", "UTF-16 text: save it as UTF-8"),
          (b"\x1f\x8b", "gzip-compressed: decompress it first"), (b"PK\x03\x04", "a zip archive: extract it first"))
@@ -50,17 +51,19 @@ def binary_problem(head: bytes) -> str | None:
 
 def scan_jsonl(path: Path, problems: list[str]) -> Iterator[tuple[int, int, Any]]:
     """(line number, byte offset, object) for each non-blank line, read one line at a time; each
-    malformed line is added to `problems`. A file that is not text at all raises at once.
+    malformed line is added to `problems`. A file that is not text at all raises at once; a UTF-8
+    byte order mark (Windows editors write one) is skipped.
 
     Lines end at "\n" only: JSON text may hold U+2028, U+0085 or form feeds unescaped (writers
     with ensure_ascii=False leave them), and `str.splitlines` would cut a model output there."""
     try:
         with open(path, "rb") as handle:
-            binary = binary_problem(handle.read(SNIFF_BYTES))
+            head = handle.read(SNIFF_BYTES)
+            binary = binary_problem(head)
             if binary:
                 raise InputError(f"{path}: {binary}")
-            handle.seek(0)
-            offset = 0
+            offset = len(UTF8_BOM) if head.startswith(UTF8_BOM) else 0
+            handle.seek(offset)
             for number, line in enumerate(handle, start=1):
                 start, offset = offset, offset + len(line)
                 row = _json_line(line, f"{path}:{number}", problems)
@@ -175,8 +178,8 @@ def check_predictions(path: Path, reference_ids: Sequence[str], *, subset: bool 
     """({id: byte offset of its line}, every problem of the file), no output kept.
 
     With `subset`, the file may leave out ids (those present are scored); it must still hold at
-    least one, and no unknown ones. `missing_hint` follows the list of missing ids (what the
-    caller's user can do about them)."""
+    least one, and no unknown ones; an empty file is one problem, not one per missing id.
+    `missing_hint` follows the list of missing ids (what the caller's user can do about them)."""
     seen: dict[str, int] = {}
     named: set[str] = set()  # ids on a line, good or bad: a bad line is named once, not also as missing
     problems: list[str] = []
@@ -190,14 +193,15 @@ def check_predictions(path: Path, reference_ids: Sequence[str], *, subset: bool 
             problems.append(f"{path}:{number}: {problem}")
         else:
             seen[row["id"]] = offset
+    if not seen and not problems:  # no line at all: not one missing id per example of the data
+        return seen, [f"{path}: the file is empty: no predictions (one JSON object per line, "
+                      '{"id": "s001-en", "prediction": "<raw model output>"})']
     unknown = sorted(named - set(reference_ids))
     missing = [i for i in reference_ids if i not in named]
     if unknown:
         problems.append(f"{path}: ids not in the data: {_listed(unknown)}")
     if missing and not subset:
         problems.append(f"{path}: missing predictions for: {_listed(missing)}" + (missing_hint if seen else ""))
-    if subset and not seen and not problems:
-        problems.append(f"{path}: no predictions")
     return seen, problems
 
 

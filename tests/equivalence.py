@@ -6,7 +6,9 @@ The digest was first written by the scorer before its rewrite for speed (the ver
 document twice and built a node tree for the audit), so that tests/test_equivalence.py proved the
 rewrite changed no result. Intended changes since, each rewriting it: one 306 per invalid ifcVersion
 value; 502 described in the validator reader's words and positions instead of the parser library's
-(statuses and codes unchanged), so that the digest is the same under every allowed lxml version. Entries are grouped: one group per gold (the gold, its synthetic outputs,
+(statuses and codes unchanged), so that the digest is the same under every allowed lxml version. The golds
+are those of dataset version 2, frozen in tests/support/golds-v2.jsonl.gz, so that the corpus stays put
+when the dataset is rewritten. Entries are grouped: one group per gold (the gold, its synthetic outputs,
 a few seeded mutations and a cross pair), one per conformance suite, one for the rules' examples and
 one for a handful of odd documents. Each group is stored as the hash of its results' JSON.
 
@@ -26,11 +28,11 @@ from idsbench.audit.rules import RULES, UNCODED
 from idsbench.example import Reference
 from idsbench.extract import extract_candidate
 from idsbench.pipeline import evaluate_one, make_auditor
-from idsbench.records import load_references
 from idsbench.synthetic.corpus import synthetic_corpus
 from idsbench.synthetic.mutations import mutate_many
 from idsbench.synthetic.documents import HEADER, IDS_NS, entity, ids, spec
 from tests.paths import SHARED
+from tests.support.frozen import frozen_references
 
 DIGEST = Path(__file__).with_name("equivalence-digest.json")
 PROFILES = ("ids-tool-1.0.96", "ids-tool-latest")
@@ -79,7 +81,7 @@ def _gold_group(index: int, references: list[Reference], outputs: list, auditor)
 
 def groups() -> Iterator[tuple[str, list[Item]]]:
     """(group key, the computations of its results), deterministic."""
-    references = load_references()
+    references = list(frozen_references())
     outputs = synthetic_corpus([r.gold for r in references])
     auditor = make_auditor("ids-tool-1.0.96")
     for index, ref in enumerate(references):

@@ -1,9 +1,10 @@
 """`ids-bench score`: outputs, table, and harness-input errors raised before writing."""
+import argparse
 import json
 
 import pytest
 
-from idsbench.cli import main
+from idsbench.cli import build_parser, main
 from idsbench.synthetic.documents import DOORS, WALLS, ids
 
 GOLD = ids(WALLS, DOORS)
@@ -125,3 +126,39 @@ def test_version_and_every_command_answers_help(capsys):
         with pytest.raises(SystemExit) as stop:
             main([command, "--help"])
         assert stop.value.code == 0 and "usage: ids-bench " + command in capsys.readouterr().out
+
+
+def commands(parser, words=()):
+    """(command words, parser) of every command and action under the umbrella parser."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                yield (*words, name), sub
+                yield from commands(sub, (*words, name))
+
+
+def test_every_command_documents_its_exit_codes():
+    found = dict(commands(build_parser()))
+    assert {("score",), ("audit",), ("run",), ("leaderboard", "build"), ("publish",), ("integrations",)} <= set(found)
+    for words, parser in found.items():
+        text = parser.format_help()
+        assert "exit code" in text and "130 interrupted" in text, words
+
+
+MEANINGLESS = [  # an option the command would ignore is refused, in that command's words
+    (["submission", "check", "folder", "--out", "x"],
+     "ids-bench submission check: error: unrecognized arguments: --out x"),
+    (["publish", "metric", "--repo-id", "a/b", "--include-sources"],
+     "ids-bench publish metric: error: unrecognized arguments: --include-sources"),
+    (["publish", "leaderboard", "--repo-id", "a/b", "--results-dir", "r", "--root", "."],
+     "ids-bench publish leaderboard: error: unrecognized arguments: --root ."),
+    (["publish", "leaderboard", "--repo-id", "a/b"], "the following arguments are required: --results-dir"),
+    (["score", "--predictions", "p.jsonl", "--bogus"], "ids-bench score: error: unrecognized arguments: --bogus"),
+]
+
+
+@pytest.mark.parametrize("argv, message", MEANINGLESS, ids=lambda v: " ".join(v[:2]) if isinstance(v, list) else "")
+def test_an_option_a_command_would_ignore_is_refused(capsys, argv, message):
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    assert stop.value.code == 2 and message in capsys.readouterr().err

@@ -68,6 +68,20 @@ def test_the_layout_table_names_every_module_of_the_package():
         assert [m for m in modules if f"`{m}`" not in row] == [], sub
 
 
+def test_the_checkout_has_dataset_card_metadata(capfd):
+    """`load_dataset(checkout)` reads README.md as the dataset card: its YAML block must exist (else every
+    call warns "Repo card metadata block was not found") and agree with the published card's."""
+    from huggingface_hub import DatasetCard
+
+    from idsbench.leaderboard.publish import split_front_matter
+
+    card = DatasetCard.load(ROOT / "README.md")
+    assert "metadata block was not found" not in capfd.readouterr().err
+    published, _ = split_front_matter((ROOT / "dataset_card.md").read_text(encoding="utf-8"))
+    mine = card.data.to_dict()
+    assert mine and all(published.get(key) == value for key, value in mine.items()), mine
+
+
 def test_ci_runs_the_readmes_test_command_and_install():
     """CI must run the same install and test command the README gives (command 2)."""
     readme = (ROOT / "README.md").read_text(encoding="utf-8")

@@ -30,6 +30,15 @@ STATUS_NAMES = {
     Status.UNHANDLED_ERROR: "UnhandledError",
     Status.IDS_STRUCTURE_WARNING: "IdsStructureWarning",
 }
+# What each status bit tells the user (the names are the validator's, and read like exceptions).
+STATUS_WORDS = {
+    Status.NOT_IMPLEMENTED_ERROR: "not an IDS document",
+    Status.INVALID_OPTIONS_ERROR: "bad options, or no files to audit",
+    Status.NOT_FOUND_ERROR: "a file or folder not found",
+    Status.IDS_STRUCTURE_ERROR: "not well-formed XML, or not valid against the IDS schema",
+    Status.IDS_CONTENT_ERROR: "content errors: IFC names, values or cardinalities",
+    Status.UNHANDLED_ERROR: "not audited (too large, or too much regular-expression work)",
+}
 LEVELS = ("critical", "error", "warning", "info")
 
 
@@ -40,6 +49,12 @@ def status_text(value: int) -> str:
     names = [name for flag, name in STATUS_NAMES.items() if value & flag]
     rest = value & ~sum(STATUS_NAMES)
     return ", ".join(names) if not rest else str(value)  # .NET prints the number for unknown bits
+
+
+def status_line(value: int) -> str:
+    """`NotImplementedError (not an IDS document)`: the validator's name, then what it means."""
+    words = [w for flag, w in STATUS_WORDS.items() if value & flag]
+    return status_text(value) + (f" ({'; '.join(words)})" if words else "")
 
 
 def parse_status(text: str) -> int:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from idsbench.synthetic.documents import (HEADER, IDS_NS, attribute, entity, enumeration, facet, ids, param, prop,
                                           restriction, spec)
 
-from .result import Status
+from .result import Status, status_line
 
 Document = Callable[[], str]  # built on demand: one example is an 11 MB document
 C, S = Status.IDS_CONTENT_ERROR, Status.IDS_STRUCTURE_ERROR
@@ -168,6 +168,44 @@ UNCODED: dict[str, Rule] = {rule.key: rule for rule in (
 )}
 
 
+# The checks in words, for `--explain` (the registry names them by function, which a user cannot read).
+CHECK_WORDS = {
+    "_probe": "the first look at the document: XML with an `ids` root, and its IDS version (xsi:schemaLocation)",
+    "_audit_read": "reading the document: well-formed XML, its size, validation against the IDS XML schema",
+    "run_audit": "the audit as a whole: the limit on regular-expression work",
+    "spec.read_schemas": "a specification's ifcVersion, when its start tag is read",
+    "spec.audit_specification": "each specification, when it ends: an IFC version, an applicability with a facet, "
+                                "requirements that can apply",
+    "spec.audit_collection": "each applicability and requirements: occurrences, cardinalities, and whether one IFC "
+                             "class can meet all its facets",
+    "spec._audit_coherence": "applicability against requirements: whether both can select the same IFC class",
+    "spec._within_specification": "each facet and facet set: whether a specification holds it",
+    "facets.audit_entity": "the entity facet's name",
+    "facets._audit_entity_predefined": "the entity facet's predefinedType",
+    "facets._audit_predefined": "a predefinedType against the classes the entity's name selects",
+    "facets.audit_attribute": "the attribute facet's name",
+    "facets._audit_attribute_value": "an attribute facet's value against the attribute's type",
+    "facets.audit_property": "the property facet: propertySet, baseName, and a value only with a dataType",
+    "facets._audit_property_schema": "a propertySet name: standard sets, and the Pset_ prefix they reserve",
+    "facets._audit_data_type": "a property's dataType, and its value against that type",
+    "facets._check_enumerated_value": "a property value against the values its standard property allows",
+    "facets._check_enumeration_values": "each xs:enumeration of a name or predefinedType against the IFC vocabulary",
+    "facets.audit_part_of": "the partOf facet: its entity and its relation",
+    "facets.audit_classification": "the classification facet's system",
+    "facets.audit_cardinality": "each requirement facet's cardinality",
+    "xs.report_problems": "a name, predefinedType or baseName matcher against the IFC vocabulary",
+    "xs.audit_restriction": "each xs:restriction: its base type and the facets that base allows",
+    "xs.audit_enumeration": "each xs:enumeration value against its restriction's base type",
+    "xs.audit_bound": "each bound (minInclusive, maxExclusive, …) against its restriction's base type",
+    "xs.audit_pattern": "each xs:pattern, as .NET's regular expressions read it",
+}
+
+
+def check_words(check: str) -> str:
+    """A check (`idsbench.audit.facets.audit_entity`) in words."""
+    return CHECK_WORDS[check.removeprefix("idsbench.audit.")]
+
+
 def rule(key: int | str) -> Rule:
     return RULES[key] if isinstance(key, int) else UNCODED[key]
 
@@ -191,8 +229,10 @@ def _shown(document: Document, limit: int = 2000) -> str:
 def explain(code: int) -> str:
     """What `ids-bench audit --explain CODE` prints."""
     found = RULES[code]
-    lines = [f"{code}: {found.meaning}", f"level: {found.level}; adds status: {found.status.name or 'nothing'}",
-             f"message: {found.template}", "raised by: " + (", ".join(found.checks) or "no check")]
+    adds = status_line(found.status) if found.status else "none"
+    lines = [f"{code}: {found.meaning}", f"level: {found.level}; adds status: {adds}",
+             f"message: {found.template}", "checked in:" if found.checks else "checked in: nowhere",
+             *(f"  - {check_words(check)}" for check in found.checks)]
     if found.failing is None:
         return "\n".join([*lines, f"no example: {found.note}"])
     return "\n".join([*lines, "", "raises it:", _shown(found.failing), "", "does not:", _shown(found.passing)])

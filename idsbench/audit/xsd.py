@@ -19,6 +19,7 @@ schema errors are listed (the status is the same; the tool would list them all).
 from __future__ import annotations
 
 import atexit
+import hashlib
 import importlib.util
 import os
 import re
@@ -33,6 +34,7 @@ from pathlib import Path
 
 from lxml import etree
 
+from idsbench.vocabulary.cache import cache_root
 from idsbench.xmlparse import attribute_items
 
 IDS_NS = "http://standards.buildingsmart.org/IDS"
@@ -143,19 +145,53 @@ _COMPILING = threading.RLock()  # libxml2 compiles one schema at a time (concurr
 
 
 def _schema_file(version: str) -> str:
-    """The IDS schema the host imports, written once to a private folder that the writing process
-    removes at exit (a forked child uses its parent's while it is there). A file, not a custom resolver:
-    lxml swaps libxml2's process-wide document loader in and out around each parse and compilation, so
-    a resolver can be missing when another thread is in the middle of one."""
+    """The IDS schema the host imports, as a file. A file, not a custom resolver: lxml swaps libxml2's
+    process-wide document loader in and out around each parse and compilation, so a resolver can be
+    missing when another thread is in the middle of one."""
     with _COMPILING:
         path = _FILES.get(version)
         if path is None or not path.is_file():
-            folder = Path(tempfile.mkdtemp(prefix="ids-bench-xsd-"))
-            owner = os.getpid()
-            atexit.register(lambda: os.getpid() == owner and shutil.rmtree(folder, ignore_errors=True))
-            path = _FILES[version] = folder / f"ids-{version}.xsd"
-            path.write_bytes(_fast_schema_source(version))
+            source = _fast_schema_source(version)
+            path = _FILES[version] = _cached_copy(source) or _private_copy(version, source)
     return path.as_uri()
+
+
+def _cached_copy(source: bytes) -> Path | None:
+    """The schema in the project's cache folder, named by the hash of its bytes: written once per user and
+    reused by every run, so that no run, not even one killed, leaves a temporary file behind. None when the
+    cache is off or cannot be written."""
+    root = cache_root()
+    if root is None:
+        return None
+    path = root / "xsd" / f"ids-{hashlib.sha256(source).hexdigest()[:16]}.xsd"
+    try:
+        if path.read_bytes() == source:
+            return path
+    except OSError:
+        pass  # not there yet, or unreadable: written below
+    temporary = None
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=path.stem, suffix=".tmp")
+        with os.fdopen(handle, "wb") as out:
+            out.write(source)
+        os.replace(temporary, path)  # a concurrent reader sees no file or the whole one
+    except OSError:
+        if temporary is not None:
+            Path(temporary).unlink(missing_ok=True)
+        return None
+    return path
+
+
+def _private_copy(version: str, source: bytes) -> Path:
+    """With the cache off: a private folder that the writing process removes at exit (a forked child
+    uses its parent's while it is there)."""
+    folder = Path(tempfile.mkdtemp(prefix="ids-bench-xsd-"))
+    owner = os.getpid()
+    atexit.register(lambda: os.getpid() == owner and shutil.rmtree(folder, ignore_errors=True))
+    path = folder / f"ids-{version}.xsd"
+    path.write_bytes(source)
+    return path
 
 
 def _after_fork() -> None:  # the lock may have been held by another thread of the parent

@@ -21,7 +21,8 @@ from idsbench.leaderboard.results import group_json
 from idsbench.leaderboard.stats import PASS_RATE_INTERVAL, Bootstrap, describe_intervals, groups_of
 from idsbench.pipeline import ScoreRun
 from idsbench.report.aggregate import LABELS, PAPER_METRICS
-from idsbench.report.html import BREAKDOWN_LABELS, CELL_CSS, Series, breakdown_chart, charts, legend, metric_cell, pct
+from idsbench.report.html import (BREAKDOWN_LABELS, CELL_CSS, SIGNATURE_CSS, Series, breakdown_chart, charts, legend,
+                                  metric_cell, pct, signature_html)
 from idsbench.report.table import NOT_COMPUTED, columns, subset_note
 
 from .failures import Failures
@@ -40,7 +41,7 @@ h1{font-size:1.4rem;margin:0 0 .3rem}h2{font-size:1.1rem;margin:1.6rem 0 .4rem}h
 table{border-collapse:collapse;margin:.4rem 0}th,td{border-bottom:1px solid #dcdce2;padding:.25rem .45rem;vertical-align:top}
 th{background:#f2f2f5;text-align:left;font-size:.85rem}td.n{text-align:right;font-variant-numeric:tabular-nums}
 th[data-key]{cursor:pointer;user-select:none;position:sticky;top:0}th.sorted-asc::after{content:" ▲"}th.sorted-desc::after{content:" ▼"}
-code,pre{font:12px/1.4 ui-monospace,Menlo,Consolas,monospace}.meta{color:#555;font-size:.85rem}.sig{overflow-wrap:anywhere}
+code,pre{font:12px/1.4 ui-monospace,Menlo,Consolas,monospace}.meta{color:#555;font-size:.85rem}
 pre{white-space:pre-wrap;max-height:24rem;overflow:auto;background:#f7f7f9;padding:.5rem;max-width:60rem}
 .banner{padding:.6rem .8rem;border-radius:4px;margin:.6rem 0;max-width:70rem}.banner.fail{background:#fdecea;color:#8a1c12;border:1px solid #f3b8b0}
 .banner.note{background:#fff8e1;color:#6d5200;border:1px solid #f0dc9a}
@@ -53,7 +54,7 @@ abbr{text-decoration:underline dotted;cursor:help}
 .controls{margin:.4rem 0;display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}.controls input{width:16rem}
 .scroll{max-height:70vh;overflow:auto;border:1px solid #dcdce2}.scroll table{margin:0;width:100%}
 #examples tr.fail td:first-child{box-shadow:inset 3px 0 #d93025}#examples tr.ok td:first-child{box-shadow:inset 3px 0 #1e8e3e}
-""" + CELL_CSS
+""" + CELL_CSS + SIGNATURE_CSS
 SCRIPT = r"""
 (function () {
   const table = document.getElementById('examples');
@@ -285,7 +286,7 @@ def render_report(scores: ScoreRun, summary: Mapping[str, Any], predictions: Seq
         f"<!doctype html><html lang=en><head><meta charset=utf-8>"
         f'<meta name="viewport" content="width=device-width, initial-scale=1"><title>{escape(title)}</title>'
         f"<style>{STYLE}</style></head><body><h1>{escape(title)}</h1>"
-        f'<p class=meta>signature: <code class="sig">{escape(scores.signature)}</code></p>'
+        f'<p class=meta>signature: {signature_html(scores.signature)}</p>'
         f"{failure_banner(summary)}{subset_banner}"
         f"<h2>What failed</h2>{failure_summary(scores, predictions)}"
         f"<h2>Paper metrics</h2><p class=meta>percent; {escape(intervals)}, after "

@@ -18,7 +18,7 @@ datasets: ds.map(idsbench.integrations.batch.score_batch, batched=True, num_proc
 EPILOG = """examples:
   ids-bench integrations                   # how to call each framework
   lm_eval ... --include_path "$(ids-bench integrations lm-eval-path)"
-"""
+exit codes: 0 done, 2 bad option, 130 interrupted (Ctrl-C)"""
 
 
 def cmd_integrations(args: argparse.Namespace) -> int:

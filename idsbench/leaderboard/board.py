@@ -227,17 +227,24 @@ def to_markdown(board: Board) -> str:
         cells += [metric_cell(row["overall"]["metrics"].get(m, {"value": None})) for m in metrics]
         differs = signature_flag(row["signature"], board.signature)
         lines.append("| " + " | ".join(cells + [f"signature also `{md(differs)}`" if differs else ""]) + " |")
-    for ref in board.references:
-        cells = ["ref.", md(f"{ref['name']} (reported)"), ""] + [percent(ref["metrics"].get(m)) for m in metrics]
-        lines.append("| " + " | ".join(cells + [md(ref.get("notes") or "")]) + " |")
     out = [f"Leaderboard (sorted by {LABELS[board.sort]}, percent, {_ci_text(board)})", "",
            f"Board signature: `{board.signature}`", "", *lines]
-    if board.references:
-        out += ["", "ref. rows: figures reported in the paper on the official data; not re-scored, never ranked."]
     if board.rejected:
         out += ["", "Rejected:"] + [f"- {r.file}" + (f" ({r.name})" if r.name else "") + f": {md(r.reason)}"
                                     for r in board.rejected]
-    return "\n".join(out) + "\n"
+    return "\n".join(out + reference_markdown(board.references, metrics)) + "\n"
+
+
+def reference_markdown(references: Sequence[dict], metrics: Sequence[str]) -> list[str]:
+    """The paper's figures as a table of their own, after the ranking: they were measured on other data."""
+    if not references:
+        return []
+    head = ["model"] + [LABELS[m] for m in metrics] + ["notes"]
+    rows = [[md(ref["name"])] + [percent(ref["metrics"].get(m)) for m in metrics] + [md(ref.get("notes") or "")]
+            for ref in references]
+    return ["", "Reported in the paper, on other data: measured on the official release of the data, not re-scored "
+            "here, never ranked (blank: not reported).", "", "| " + " | ".join(head) + " |", "|" + "---|" * len(head),
+            *("| " + " | ".join(cells) + " |" for cells in rows)]
 
 
 def _ci_text(board: Board) -> str:

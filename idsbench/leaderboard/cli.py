@@ -17,15 +17,17 @@ RAW = argparse.RawDescriptionHelpFormatter
 EPILOG_COMPARE = """examples:
   ids-bench compare runs/model-a runs/model-b
   ids-bench compare results/a.json results/b.json --metric facet_f1 --metric content --json
+  ids-bench compare runs/model-a runs/model-b --metric behaviour     # both scored with --behaviour
 A and B are run folders (summary.json + results.jsonl) or results files, on the same example ids.
 Per metric: A − B with a paired-bootstrap interval and a two-sided sign-flip permutation test.
-exit codes: 0 done, 2 bad input (unreadable file, different example ids)"""
+exit codes: 0 done, 2 bad input (unreadable file, different example ids), 130 interrupted (Ctrl-C)"""
 
 EPILOG_FAILURES = """examples:
   ids-bench failures runs/my-model
   ids-bench failures runs/my-model --json > failures.json
   ids-bench failures results/my-model.json            # audit tallies only (no predictions)
-Facet blocks missed/spurious need the raw outputs: RUN/predictions.jsonl (or --predictions) and the data."""
+Facet blocks missed/spurious need the raw outputs: RUN/predictions.jsonl (or --predictions) and the data.
+exit codes: 0 done, 2 bad input (an unreadable run, results or predictions file), 130 interrupted (Ctrl-C)"""
 
 EPILOG_BOARD = """examples:
   ids-bench leaderboard results runs/my-model --out results/my-model.json
@@ -33,14 +35,19 @@ EPILOG_BOARD = """examples:
   ids-bench leaderboard build results/ --out site/ --sort content
   ids-bench leaderboard hub-formats results/my-model.json --dataset-id org/ishigaki-ids-bench --out hub/
 build writes site/index.html (self-contained), site/board.md and site/board.json; results whose signature
-differs from the board's are listed as rejected, with the reason."""
+differs from the board's are listed as rejected, with the reason (the build still exits 0).
+exit codes: 0 done, 2 bad input (an unreadable run folder, results file or folder), 130 interrupted (Ctrl-C)"""
 
 EPILOG_PUBLISH = """examples:
   ids-bench publish dataset --repo-id org/ishigaki-ids-bench --dry-run
   ids-bench publish metric --repo-id org/ids_metric
   ids-bench publish leaderboard --repo-id org/ids-bench-leaderboard --results-dir results/
 The token comes from HF_TOKEN or `hf auth login`; HF_ENDPOINT selects another Hub.
---dry-run prints exactly the files that would be uploaded and sends nothing."""
+publish metric checks on PyPI that the Space's requirements.txt can install (IDS_BENCH_PYPI_URL: a mirror)
+and warns when it cannot.
+--dry-run prints exactly the files that would be uploaded and sends nothing.
+exit codes: 0 uploaded (or listed, with --dry-run), 1 the upload failed (the Hub's error is shown),
+2 bad input (no checkout, missing files), 130 interrupted (Ctrl-C)"""
 
 EPILOG_SUBMISSION = """examples:
   ids-bench submission check submissions/acme-model
@@ -48,7 +55,8 @@ EPILOG_SUBMISSION = """examples:
 A submission folder holds predictions.jsonl ({"id", "prediction"} per line, one per example) and
 metadata.json ({"model", "endpoint", "sampling", "prompt": {"text" | "sha256"}, …}); see the README,
 "Submitting results".
-exit codes: 0 ok, 1 the submission has problems (listed), 2 bad input"""
+exit codes: 0 ok, 1 the submission has problems (listed), 2 bad input (options, our own data),
+130 interrupted (Ctrl-C)"""
 
 
 def _bootstrap_args(parser: argparse.ArgumentParser) -> None:
@@ -63,7 +71,7 @@ def _settings(args: argparse.Namespace):
     try:
         return Bootstrap(args.resamples, args.seed, args.confidence)
     except ValueError as exc:
-        raise SystemExit(f"error: {exc}") from exc
+        raise InputError(f"{exc} (--resamples >= 1, --seed >= 0, 0 < --confidence < 1)") from exc
 
 
 def _emit(document: dict | None, text: str, as_json: bool) -> None:
@@ -78,7 +86,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
     settings = _settings(args)
     comparison = compare_runs(load_any(args.a, settings), load_any(args.b, settings), settings,
-                              metrics=args.metric or PAPER_METRICS, permutations=args.permutations)
+                              metrics=args.metric, permutations=args.permutations)
     _emit(comparison.to_json(), format_comparison(comparison), args.json)
     return 0
 
@@ -151,26 +159,36 @@ def cmd_hub_formats(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_publish(args: argparse.Namespace) -> int:
+def _checkout(args: argparse.Namespace) -> Path:
+    root = args.root or find_checkout()
+    if root is None:
+        raise InputError(f"publish {args.target} needs a checkout: run it inside one, or give --root")
+    return root
+
+
+def _publish_plan(args: argparse.Namespace):
     from . import publish  # noqa: PLC0415
 
-    root = args.root or find_checkout()
-    if root is None and args.target != "leaderboard":
-        raise InputError("publish dataset|metric needs a checkout: run it inside one, or give --root")
     if args.target == "dataset":
-        plan = publish.dataset_plan(args.repo_id, root, include_sources=args.include_sources)
-    elif args.target == "metric":
-        plan = publish.metric_plan(args.repo_id, root)
-    else:
-        if args.results_dir is None:
-            raise SystemExit("error: publish leaderboard needs --results-dir")
-        plan = publish.leaderboard_plan(args.repo_id, args.results_dir)
-    print(publish.describe(plan))
+        return publish.dataset_plan(args.repo_id, _checkout(args), include_sources=args.include_sources)
+    if args.target == "metric":
+        root = _checkout(args)
+        for warning in publish.metric_warnings(root):
+            print(f"warning: {warning}", file=sys.stderr)
+        return publish.metric_plan(args.repo_id, root)
+    return publish.leaderboard_plan(args.repo_id, args.results_dir)
+
+
+def cmd_publish(args: argparse.Namespace) -> int:
+    from .publish import describe, push  # noqa: PLC0415
+
+    plan = _publish_plan(args)
+    print(describe(plan))
     if args.dry_run:
         print("dry run: nothing uploaded")
         return 0
     try:
-        info = publish.push(plan, private=args.private or None)
+        info = push(plan, private=args.private or None)
     except Exception as exc:  # noqa: BLE001  (network/auth/Hub errors: one clear line, non-zero exit)
         print(f"error: publishing to {args.repo_id} failed: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 1
@@ -200,7 +218,9 @@ def register_leaderboard_commands(commands) -> None:
                             epilog=EPILOG_COMPARE, formatter_class=RAW)
     p.add_argument("a", type=Path, help="run folder or results file A")
     p.add_argument("b", type=Path, help="run folder or results file B")
-    p.add_argument("--metric", action="append", choices=PAPER_METRICS, help="metric(s) to compare (default: all)")
+    p.add_argument("--metric", action="append", choices=(*PAPER_METRICS, "behaviour"),
+                   help="metric(s) to compare, each computed by both runs (default: all that both computed; "
+                        "behaviour: runs scored with --behaviour)")
     p.add_argument("--permutations", type=int, default=10000, help="sign-flip permutations (default: %(default)s)")
     p.add_argument("--json", action="store_true", help="print JSON")
     _bootstrap_args(p)
@@ -242,24 +262,48 @@ def register_leaderboard_commands(commands) -> None:
     p.add_argument("--out", type=Path, default=Path("hub"), help="output folder (default: %(default)s)")
     p.set_defaults(func=cmd_hub_formats)
 
-    p = commands.add_parser("publish", help="push the dataset, metric Space or leaderboard Space to the Hub",
-                            epilog=EPILOG_PUBLISH, formatter_class=RAW)
-    p.add_argument("target", choices=("dataset", "metric", "leaderboard"))
-    p.add_argument("--repo-id", required=True, help="ORG/NAME on the Hub")
-    p.add_argument("--dry-run", action="store_true", help="list the files that would be uploaded; send nothing")
-    p.add_argument("--results-dir", type=Path, help="results files for the leaderboard")
-    p.add_argument("--include-sources", action="store_true", help="dataset: also upload data/scenarios/")
-    p.add_argument("--private", action="store_true", help="create the repo private")
-    p.add_argument("--root", type=Path, help="checkout to publish from (default: the one you are in)")
-    p.set_defaults(func=cmd_publish)
+    _register_publish(commands)
+    _register_submission(commands)
 
-    p = commands.add_parser("submission", help="check or re-score an outside submission",
-                            epilog=EPILOG_SUBMISSION, formatter_class=RAW)
-    p.add_argument("action", choices=("check", "rescore"))
+
+# Each target and action takes only the options it uses: an option that would be ignored is refused.
+PUBLISH_TARGETS = {"dataset": "the data files, the card and eval.yaml, as a dataset repo",
+                   "metric": "the ids_metric/ folder, as a Space", "leaderboard": "the leaderboard page, as a Space"}
+
+
+def _register_publish(commands) -> None:
+    publish = commands.add_parser("publish", help="push the dataset, metric Space or leaderboard Space to the Hub",
+                                  epilog=EPILOG_PUBLISH, formatter_class=RAW)
+    targets = publish.add_subparsers(dest="target", required=True, metavar="TARGET")
+    for target, what in PUBLISH_TARGETS.items():
+        p = targets.add_parser(target, help=what, epilog=EPILOG_PUBLISH, formatter_class=RAW)
+        p.add_argument("--repo-id", required=True, help="ORG/NAME on the Hub")
+        p.add_argument("--dry-run", action="store_true", help="list the files that would be uploaded; send nothing")
+        p.add_argument("--private", action="store_true", help="create the repo private")
+        if target == "leaderboard":
+            p.add_argument("--results-dir", type=Path, required=True, help="the results files the page is built from")
+        else:
+            p.add_argument("--root", type=Path, help="checkout to publish from (default: the one you are in)")
+        if target == "dataset":
+            p.add_argument("--include-sources", action="store_true", help="also upload data/scenarios/")
+        p.set_defaults(func=cmd_publish)
+
+
+def _register_submission(commands) -> None:
+    submission = commands.add_parser("submission", help="check or re-score an outside submission",
+                                     epilog=EPILOG_SUBMISSION, formatter_class=RAW)
+    actions = submission.add_subparsers(dest="action", required=True, metavar="ACTION")
+    p = actions.add_parser("check", help="list every problem of a submission folder (scores nothing)",
+                           epilog=EPILOG_SUBMISSION, formatter_class=RAW)
     p.add_argument("folder", type=Path, help="submission folder (predictions.jsonl + metadata.json)")
-    p.add_argument("--out", type=Path, help="rescore: folder of the results file <model>.json (default: results/, "
-                   "the folder `leaderboard build` reads)")
-    p.add_argument("--overwrite", action="store_true", help="rescore: replace a results file of the same name")
+    add_data(p)
+    p.set_defaults(func=cmd_submission)
+    p = actions.add_parser("rescore", help="score a submission here and write its results file",
+                           epilog=EPILOG_SUBMISSION, formatter_class=RAW)
+    p.add_argument("folder", type=Path, help="submission folder (predictions.jsonl + metadata.json)")
+    p.add_argument("--out", type=Path, help="folder of the results file <model>.json (default: results/, the folder "
+                   "`leaderboard build` reads)")
+    p.add_argument("--overwrite", action="store_true", help="replace a results file of the same name")
     add_data(p)
     add_audit_profile(p)
     _bootstrap_args(p)

@@ -39,10 +39,32 @@ def aligned_rows(a: LoadedResults, b: LoadedResults) -> tuple[list[dict], list[d
     return ordered_a, [by_id[r["id"]] for r in ordered_a]
 
 
+# How a run gets a metric it lacks.
+HOW_TO_GET = {"behaviour": "score it with --behaviour", "processability": "score it with an audit profile",
+              "structure": "score it with an audit profile", "content": "score it with an audit profile",
+              "ag_facet_f1": "score it with an audit profile"}
+
+
+def missing_metrics(runs: Sequence[tuple[LoadedResults, dict]], metrics: Sequence[str]) -> list[str]:
+    """A line per asked-for metric that a run did not compute, with how to get it."""
+    return [f"{LABELS[m]} was not computed for {run.path}: {HOW_TO_GET.get(m, 'score it again')}"
+            for m in metrics for run, values in runs if values[m] is None]
+
+
 def compare_runs(a: LoadedResults, b: LoadedResults, settings: Bootstrap = Bootstrap(),
-                 metrics: Sequence[str] = PAPER_METRICS, permutations: int = 10000) -> Comparison:
+                 metrics: Sequence[str] | None = None, permutations: int = 10000) -> Comparison:
+    """Paired comparison per metric. `metrics` asked for must be computed by both runs (ResultsError names
+    what is missing); by default the paper metrics, and Behaviour when a run has it, are compared where both
+    runs computed them and listed as not computed elsewhere."""
     rows_a, rows_b = aligned_rows(a, b)
     values_a, values_b = metric_values(rows_a), metric_values(rows_b)
+    if metrics is not None:
+        missing = missing_metrics(((a, values_a), (b, values_b)), metrics)
+        if missing:
+            raise ResultsError("\n".join(missing))
+    else:
+        behaviour = values_a["behaviour"] is not None or values_b["behaviour"] is not None
+        metrics = PAPER_METRICS + (("behaviour",) if behaviour else ())
     done, skipped = [], []
     for metric in metrics:
         if values_a[metric] is None or values_b[metric] is None:

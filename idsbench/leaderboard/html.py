@@ -2,7 +2,8 @@
 
 The board JSON is embedded in the page; a small script renders the table, sorts it on a header click and
 switches every row to one metadata group (language, input format, turn type, domain, IFC version).
-The board's signature is shown once; a row flags only what differs from it. Intervals follow their
+The board's signature is shown once; a row flags only what differs from it. The paper's figures, measured on
+other data, have a table of their own below the ranking. Intervals follow their
 value on the same line, so a row stays one line tall at 1,000 px. Charts (idsbench.report.html) are
 inline SVG, one per metadata breakdown, with the interval as a whisker.
 """
@@ -11,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from html import escape
 
-from idsbench.report.html import BREAKDOWN_LABELS, CELL_CSS, Series, charts, json_for_script
+from idsbench.report.html import (BREAKDOWN_LABELS, CELL_CSS, SIGNATURE_CSS, Series, charts, json_for_script,
+                                  signature_html)
 
 from .board import signature_flag
 from .stats import describe_intervals
@@ -19,19 +21,19 @@ from .stats import describe_intervals
 CSS = """
 body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:1rem 1.25rem;color:#222;max-width:1400px}
 h1{font-size:1.4rem;margin:0 0 .3rem} h2{font-size:1.1rem;margin:1.4rem 0 .4rem}
-.sig,code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.72rem;color:#555;overflow-wrap:anywhere}
+.sig,code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.72rem;color:#555} code{overflow-wrap:anywhere}
 table{border-collapse:collapse;width:100%;font-size:.85rem} th,td{padding:.3rem .3rem;border-bottom:1px solid #ddd;text-align:right} th{font-size:.8rem}
 th{background:#f4f4f4;cursor:pointer;user-select:none;position:sticky;top:0;vertical-align:bottom}
 th.sorted-asc::after{content:" ▲"} th.sorted-desc::after{content:" ▼"}
 td.name,th.name{text-align:left} td.name{min-width:7rem}
 .flag{display:inline-block;margin-left:.4rem;padding:0 .3rem;border-radius:3px;background:#fdecea;color:#a3261a;font-size:.7rem}
-tbody.refs td{background:#fffbea;color:#555} tbody.refs-head td{text-align:left;color:#a07d00;font-size:.75rem;background:#fffbea}
+table.refs td{background:#fffbea;color:#555} table.refs th{cursor:default;position:static}
 sup.ref{color:#a07d00;font-size:.65rem}
 .controls{margin:.8rem 0} select{font-size:.9rem;padding:.15rem} .note,.legend{color:#666;font-size:.8rem}
 .legend .key{margin-right:1rem;white-space:nowrap}
 .charts{display:flex;flex-wrap:wrap;gap:1rem} figure{margin:0} figcaption{font-size:.85rem;font-weight:600}
 ul.rejected li,ol.refnotes li{font-size:.82rem;white-space:pre-line}
-""" + CELL_CSS
+""" + CELL_CSS + SIGNATURE_CSS
 
 SCRIPT = r"""
 (function () {
@@ -113,14 +115,13 @@ SCRIPT = r"""
       metrics.forEach(m => tr.appendChild(metricCell(g ? (g.metrics[m] || {value: null}) : null)));
       body.appendChild(tr);
     });
-    const refs = document.getElementById('refs');
-    refs.replaceChildren();
+    const refs = document.getElementById('refs');  // absent when the board has no reference figures
+    if (refs) refs.replaceChildren();
     data.references.forEach(ref => {
       const g = refGroup(ref);
       const tr = document.createElement('tr');
       tr.dataset.name = ref.name;
       tr.dataset.reference = 'true';
-      tr.appendChild(cell('ref.'));
       const name = cell(ref.name, 'name');
       if (ref.notes) {
         name.title = ref.notes;
@@ -130,7 +131,6 @@ SCRIPT = r"""
         name.appendChild(sup);
       }
       tr.appendChild(name);
-      tr.appendChild(cell(''));
       metrics.forEach(m => tr.appendChild(cell(g ? pct(g[m]) : '')));
       refs.appendChild(tr);
     });
@@ -183,11 +183,20 @@ def _chart_section(board: Mapping) -> str:
                   [row["name"] for row in rows], board["labels"][metric])
 
 
-def _reference_heading(board: Mapping) -> str:
-    if not board["references"]:
+REFERENCE_NOTE = ("Figures the paper reports, measured on the official release of the data, not on the data "
+                  "behind the ranking above: not re-scored here, not comparable row for row with it, never ranked. "
+                  "Blank: not reported; a range: across model sizes.")
+
+
+def _reference_section(data: Mapping) -> str:
+    """The paper's figures in a table of their own, below the ranking (rows among ranked ones were misread)."""
+    if not data["references"]:
         return ""
-    return (f'<tbody class="refs-head"><tr><td colspan="{3 + len(board["metrics"])}">reported in the paper on the '
-            'official data: not re-scored, not ranked</td></tr></tbody>')
+    head = '<th class="name">Model</th>' + "".join(f"<th>{escape(data['labels'].get(m, m))}</th>"
+                                                    for m in data["metrics"])
+    return (f'<h2 id="reported">Reported in the paper, on other data</h2><p class="note">{escape(REFERENCE_NOTE)}</p>'
+            f'<table id="references" class="refs"><thead><tr>{head}</tr></thead><tbody id="refs"></tbody></table>'
+            f'{_reference_notes(data["references"])}')
 
 
 def _reference_notes(references: Sequence[Mapping]) -> str:
@@ -216,8 +225,6 @@ def render_page(board: Mapping, title: str = "Ishigaki-IDS-Bench leaderboard") -
     options = "".join(f'<option value="{escape(v)}">{escape(label)}</option>' for v, label in group_options(board["rows"]))
     boot = board.get("bootstrap")
     ci = f"{describe_intervals(boot)}, after each value" if boot else "no intervals"
-    refs_note = ("Reference rows (yellow) are figures reported in the paper on the official data: not re-scored "
-                 "here, never ranked; blank = not reported.")
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{escape(title)}</title><style>{CSS}</style></head>
@@ -225,13 +232,12 @@ def render_page(board: Mapping, title: str = "Ishigaki-IDS-Bench leaderboard") -
 <h1>{escape(title)}</h1>
 <p class="note">Scores in percent, sorted by {escape(board['labels'][board['sort']])}; {escape(ci)}. Click a column to sort.</p>
 <p class="note">Every ranked row is scored as this signature says (a row flags only a difference):
-<span class="sig" id="signature">{escape(board['signature'])}</span></p>
+{signature_html(board['signature'], "signature")}</p>
 <div class="controls"><label for="group">Show metadata group: </label><select id="group">{options}</select>
  <span class="note">showing <b id="shown">all examples</b></span></div>
-<table id="board"><thead>{_header(board)}</thead><tbody id="rows"></tbody>{_reference_heading(board)}<tbody id="refs" class="refs"></tbody></table>
-<p class="note">{escape(refs_note)}</p>
-{_reference_notes(data["references"])}
+<table id="board"><thead>{_header(board)}</thead><tbody id="rows"></tbody></table>
 {_rejected(board)}
+{_reference_section(data)}
 <h2>By metadata breakdown</h2>
 {_chart_section(board)}
 <script type="application/json" id="board-data">{json_for_script(data)}</script>

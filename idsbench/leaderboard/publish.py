@@ -7,7 +7,10 @@ nothing outside the plan is ever sent (no folder walk with ignore patterns that 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
+import urllib.error
+import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -127,6 +130,58 @@ def metric_plan(repo_id: str, root: Path) -> Plan:
         raise ResultsError(f"{folder}: no README.md (the Space card)")
     front, _ = split_front_matter((folder / "README.md").read_text(encoding="utf-8"))
     return Plan("metric", repo_id, "space", tuple(_file(folder, p) for p in files), str(front.get("sdk") or "gradio"))
+
+
+PYPI = "https://pypi.org"  # IDS_BENCH_PYPI_URL points the check at a mirror (or a test's stand-in)
+FIX = ("the Space's build will fail: publish the distribution first (python -m build && twine upload dist/*), "
+       "or name a commit of its repository instead (NAME @ git+https://github.com/ORG/REPO@COMMIT)")
+
+
+def space_requirement_warnings(requirements: str, index: str | None = None, timeout: float = 5.0) -> list[str]:
+    """What may stop a Space from installing its requirements.txt: a distribution with no release on
+    PyPI that its line accepts, and what to do about it. Lines with a URL, a path or an option are left
+    alone; a check that cannot be made says so."""
+    from packaging.requirements import InvalidRequirement, Requirement  # noqa: PLC0415
+
+    index = (index or os.environ.get("IDS_BENCH_PYPI_URL") or PYPI).rstrip("/")
+    warnings = []
+    for line in requirements.splitlines():
+        text = line.split("#", 1)[0].strip()
+        if not text or text.startswith("-"):
+            continue
+        try:
+            requirement = Requirement(text)
+        except InvalidRequirement:
+            continue  # a path or a URL: pip's business
+        problem = None if requirement.url else _release_problem(requirement, index, timeout)
+        if problem:
+            warnings.append(f"requirements.txt asks for {text}: {problem}")
+    return warnings
+
+
+def _release_problem(requirement, index: str, timeout: float) -> str | None:
+    """Why PyPI cannot satisfy `requirement`, or None when a release there does."""
+    url = f"{index}/pypi/{requirement.name}/json"
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as response:
+            releases = json.load(response).get("releases") or {}
+    except urllib.error.HTTPError as exc:
+        if exc.code == 404:
+            return f"{requirement.name} is not on PyPI; " + FIX.replace("NAME", requirement.name)
+        return f"could not check PyPI ({url}: HTTP {exc.code}); make sure a matching release is published"
+    except (OSError, ValueError) as exc:
+        return f"could not check PyPI ({url}: {exc}); make sure a matching release is published"
+    published = [v for v, files in releases.items() if any(not f.get("yanked") for f in files or [])]
+    if list(requirement.specifier.filter(published, prereleases=True)):
+        return None
+    shown = ", ".join(published[-5:]) or "none"
+    return f"no release on PyPI matches (published: {shown}); " + FIX.replace("NAME", requirement.name)
+
+
+def metric_warnings(root: Path) -> list[str]:
+    """Warnings about the metric Space's requirements.txt (see space_requirement_warnings)."""
+    path = root / "ids_metric" / "requirements.txt"
+    return space_requirement_warnings(path.read_text(encoding="utf-8")) if path.is_file() else []
 
 
 def leaderboard_plan(repo_id: str, results_dir: Path) -> Plan:

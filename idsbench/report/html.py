@@ -22,6 +22,9 @@ PLOT_WIDTH = CHART_WIDTH - LABEL_WIDTH - 20
 # A value and its interval stay on one line: `64.5` then a smaller, grey `60.1–68.9`.
 CELL_CSS = (".v{white-space:nowrap;font-variant-numeric:tabular-nums}"
             ".ci{color:#777;font-size:.72em;margin-left:.3em;white-space:nowrap}")
+# A signature wraps only after a `|`: each part (with its `|`) is one inline block, so that
+# `audit:ids-tool-1.0.96` never splits at a hyphen; only a part wider than the whole line breaks inside.
+SIGNATURE_CSS = ".sig{overflow-wrap:normal}.sig .part{display:inline-block;max-width:100%;overflow-wrap:anywhere}"
 
 
 def pct(value: float | None) -> str:
@@ -39,6 +42,15 @@ def metric_cell(metric: Mapping | None) -> str:
     ci = interval_text(metric.get("ci"))
     interval = f'<span class="ci">{ci}</span>' if ci else ""
     return f'<td class="n" data-sort="{metric["value"]:.6f}"><span class="v">{pct(metric["value"])}</span>{interval}</td>'
+
+
+def signature_html(signature: str, element_id: str | None = None) -> str:
+    """The signature as the pages show it (SIGNATURE_CSS): its text is unchanged for copying."""
+    parts = signature.split("|")
+    spans = "<wbr>".join(f'<span class="part">{escape(part)}{"|" if i < len(parts) - 1 else ""}</span>'
+                         for i, part in enumerate(parts))
+    ident = f' id="{escape(element_id)}"' if element_id else ""
+    return f'<code class="sig"{ident}>{spans}</code>'
 
 
 def json_for_script(document: Mapping) -> str:

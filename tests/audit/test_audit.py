@@ -224,7 +224,8 @@ def test_cli_folder_json_and_exit_codes(tmp_path):
     assert run(parser.parse_args([str(tmp_path)]), out) == 16
     text = out.getvalue()
     assert "fail: Error 103: Invalid entity name `IfcWall`" in text
-    assert text.endswith("2 files processed.\nCompleted with status: IdsContentError.\n"
+    assert text.endswith("2 files processed.\nCompleted with status: IdsContentError (content errors: IFC names, "
+                         "values or cardinalities).\n"
                          f"Codes: 103 {RULES[103].meaning}\n")
     out = io.StringIO()
     assert run(parser.parse_args([str(tmp_path / "a.ids"), "--json"]), out) == 0

@@ -13,7 +13,7 @@ import idsbench.audit.xs
 from idsbench.audit import audit
 from idsbench.audit.cli import configure_parser, run
 from idsbench.audit.result import LEVELS
-from idsbench.audit.rules import RULES, UNCODED, explain, labelled, meaning
+from idsbench.audit.rules import CHECK_WORDS, RULES, UNCODED, check_words, explain, labelled, meaning
 
 CHECK_MODULES = (sys.modules["idsbench.audit"], idsbench.audit.facets, idsbench.audit.spec, idsbench.audit.xs)
 ALL_RULES = {**RULES, **UNCODED}
@@ -78,8 +78,14 @@ def test_meanings_are_shown_with_codes():
 def test_explain_names_meaning_checks_and_example(code):
     text = explain(code)
     assert text.startswith(f"{code}: {RULES[code].meaning}")
-    assert all(check in text for check in RULES[code].checks)
+    assert all(f"  - {check_words(check)}\n" in text for check in RULES[code].checks)
+    assert "idsbench." not in text and "_audit" not in text and "IDS_CONTENT_ERROR" not in text  # words, not code
     assert ("raises it:" in text) == (RULES[code].failing is not None)
+
+
+def test_every_check_has_words():
+    named = {check for rule in ALL_RULES.values() for check in rule.checks}
+    assert {f"idsbench.audit.{name}" for name in CHECK_WORDS} == named  # none missing, none left over
 
 
 def test_audit_explain_command(capsys):

@@ -64,7 +64,8 @@ def test_markdown_escapes_pipes_and_marks_reference_rows(tmp_path):
     header = text.splitlines()[4]
     row = next(line for line in text.splitlines() if line.startswith("| 1 |"))
     assert row.count(" | ") == header.count(" | ")  # the signature's pipes are escaped
-    assert "| ref. | GPT-5.5 (reported) |" in text and "never ranked" in text
+    ranked, reported = text.split("Reported in the paper, on other data")
+    assert "GPT-5.5" not in ranked and "| GPT-5.5 |" in reported and "never ranked" in reported
     assert "- other-data.json (o): signature differs" in text
     build = build_board([], rejected=[Rejected("x.json", None, "line one\nline two")])
     assert "line one line two" in to_markdown(build)

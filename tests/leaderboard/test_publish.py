@@ -1,4 +1,9 @@
-"""Publishing against a loopback stand-in of the Hub API: exactly the planned files, and a loadable dataset."""
+"""Publishing against a loopback stand-in of the Hub API: exactly the planned files, and a loadable dataset;
+the metric Space's requirements checked against a loopback stand-in of PyPI."""
+import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
 import datasets
 import pytest
 import yaml
@@ -7,7 +12,7 @@ from tests.paths import ROOT
 from tests.support.hub_standin import HubStandIn
 from idsbench.cli import main
 from idsbench.leaderboard.publish import (Plan, Upload, card_configs, dataset_plan, dataset_readme, describe,
-                                 metric_plan, push, split_front_matter)
+                                          metric_plan, push, space_requirement_warnings, split_front_matter)
 from tests.leaderboard.runs import results_dir
 
 
@@ -104,3 +109,58 @@ def test_describe_names_sizes_and_hashes():
     text = describe(Plan("metric", "o/n", "space", (Upload("app.py", b"print(1)\n", "ids_metric/app.py"),), "gradio"))
     assert text.splitlines()[0] == "metric: 1 files -> o/n (space, sdk gradio)"
     assert "app.py" in text and "9 B" in text and "sha256:" in text and "<- ids_metric/app.py" in text
+
+
+PYPI_RELEASES = {"evaluate": {"0.4.6": [{"yanked": False}]}, "gradio": {"5.1.0": [{}]},
+                 "old-only": {"0.2.0": [{}], "0.1.5": [{"yanked": True}]}}
+
+
+class _PyPI(BaseHTTPRequestHandler):
+    def do_GET(self):  # noqa: N802 - the handler's name
+        name = self.path.split("/")[2]
+        body = json.dumps({"releases": PYPI_RELEASES[name]}).encode() if name in PYPI_RELEASES else b"{}"
+        self.send_response(200 if name in PYPI_RELEASES else 404)
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture
+def pypi(monkeypatch):
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _PyPI)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    monkeypatch.setenv("IDS_BENCH_PYPI_URL", f"http://127.0.0.1:{server.server_port}")
+    yield
+    server.shutdown()
+    server.server_close()
+
+
+REQUIREMENTS = [  # (requirements.txt, what the warning says; None: no warning)
+    ("evaluate==0.4.6\ngradio>=5,<7\n", None),
+    ("ishigaki-ids-bench>=0.1,<0.2", "ishigaki-ids-bench is not on PyPI"),
+    ("old-only>=0.1,<0.2  # a comment", "no release on PyPI matches (published: 0.2.0)"),
+    ("pkg @ git+https://example.org/pkg@abc\n-e .\n./local\n", None),  # not PyPI's business
+]
+
+
+@pytest.mark.parametrize("requirements, says", REQUIREMENTS)
+def test_space_requirements_are_checked_on_pypi(pypi, requirements, says):
+    warnings = space_requirement_warnings(requirements)
+    assert len(warnings) == (says is not None)
+    if says:
+        assert says in warnings[0] and "twine upload" in warnings[0] and "git+https://" in warnings[0]
+
+
+def test_an_unreachable_pypi_is_said(monkeypatch):
+    monkeypatch.setenv("IDS_BENCH_PYPI_URL", "http://127.0.0.1:9")
+    (warning,) = space_requirement_warnings("evaluate==0.4.6")
+    assert warning.startswith("requirements.txt asks for evaluate==0.4.6: could not check PyPI")
+
+
+def test_metric_dry_run_warns_about_a_distribution_not_on_pypi(pypi, hub, capsys):
+    assert main(["publish", "metric", "--repo-id", "org/ids_metric", "--dry-run"]) == 0
+    err = capsys.readouterr().err
+    assert "warning: requirements.txt asks for ishigaki-ids-bench" in err and "is not on PyPI" in err
+    assert hub.requests == []

@@ -155,3 +155,26 @@ def test_compare_cli_text_and_json(tmp_path, capsys):
     document = json.loads(capsys.readouterr().out)
     assert [m["metric"] for m in document["metrics"]] == ["facet_f1"]
     assert document["metrics"][0]["difference"] == pytest.approx(0.5) and document["n"] == 12
+
+
+def with_behaviour(folder, values):
+    """The run as if scored with --behaviour: a Behaviour value per example."""
+    path = folder / "results.jsonl"
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    path.write_text("".join(json.dumps({**row, "behaviour": values[i % len(values)]}) + "\n"
+                            for i, row in enumerate(rows)), encoding="utf-8")
+    return folder
+
+
+def test_compare_selects_behaviour_when_both_runs_have_it(tmp_path, capsys):
+    refs = references(12)
+    a = with_behaviour(make_run(tmp_path / "a", refs, ["gold"], **HARNESS_PROVENANCE), [1.0])
+    b = with_behaviour(make_run(tmp_path / "b", refs, ["gold"], **HARNESS_PROVENANCE), [1.0, 0.5])
+    assert main(["compare", str(a), str(b), "--metric", "behaviour", "--json", "--resamples", "100"]) == 0
+    (metric,) = json.loads(capsys.readouterr().out)["metrics"]
+    assert metric["metric"] == "behaviour" and metric["difference"] == pytest.approx(0.25)
+    assert main(["compare", str(a), str(b), "--resamples", "100"]) == 0  # by default too
+    assert "Behaviour" in capsys.readouterr().out
+    plain = make_run(tmp_path / "plain", refs, ["gold"], **HARNESS_PROVENANCE)
+    assert main(["compare", str(a), str(plain), "--metric", "behaviour"]) == 2
+    assert f"Behaviour was not computed for {plain}: score it with --behaviour" in capsys.readouterr().err

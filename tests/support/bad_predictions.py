@@ -24,6 +24,9 @@ BAD_FILES = [
     ("binary", random.Random(0).randbytes(2_000_000), "not a JSON Lines file: binary data (a NUL byte", 1),
     ("UTF-16", "\ufeff".encode("utf-16-le") + lines(*ROWS).decode().encode("utf-16-le"), "UTF-16 text", 1),
     ("gzip", b"\x1f\x8b\x08\x00" + bytes(100), "gzip-compressed", 1),
+    ("empty", b"", "the file is empty: no predictions", 1),
+    ("blank lines", b"\n  \n\r\n", "the file is empty: no predictions", 1),
+    ("UTF-8 BOM, then nothing", b"\xef\xbb\xbf", "the file is empty: no predictions", 1),
     ("many bad lines", b"not json\n" * 500, f"… and {500 - MAX_LISTED + 1} more (501 problems in all)",
      MAX_LISTED + 1),
 ]
