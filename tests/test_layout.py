@@ -11,8 +11,8 @@ import pytest
 from tests.paths import ROOT
 
 PACKAGE = ROOT / "idsbench"
-ABOVE_THE_CORE = ("idsbench.harness", "idsbench.leaderboard", "idsbench.dataset", "idsbench.integrations", "idsbench.synth",
-                  "idsbench.cli", "idsbench.__main__")
+ABOVE_THE_CORE = ("idsbench.harness", "idsbench.leaderboard", "idsbench.dataset", "idsbench.integrations",
+                  "idsbench.synth", "idsbench.cli", "idsbench.__main__")
 
 
 def module_name(path) -> str:

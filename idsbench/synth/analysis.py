@@ -24,8 +24,8 @@ def _params(pairs) -> dict:
 
 def facet_of(facet: Entity | Attribute | Property, spec: int, section: str) -> Facet:
     if isinstance(facet, Entity):
-        return Facet(spec, section, "entity", _params((("name", facet.name), ("predefinedType", facet.predefined_type))),
-                     {})
+        params = (("name", facet.name), ("predefinedType", facet.predefined_type))
+        return Facet(spec, section, "entity", _params(params), {})
     attrib = {"cardinality": facet.cardinality} if section == "r" else {}
     if isinstance(facet, Attribute):
         return Facet(spec, section, "attribute", _params((("name", facet.name), ("value", facet.value))), attrib)

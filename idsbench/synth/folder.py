@@ -64,8 +64,9 @@ def claim(out: Path, manifest: dict, overwrite: bool) -> None:
                          "to replace its contents") from None
     keys = ("generator", "seed", "difficulty", "languages", "n", "split", "prove")
     if any(found.get(k) != manifest.get(k) for k in keys):
-        raise InputError(f"{out} holds tasks made with other options ({', '.join(f'{k}={found.get(k)}' for k in keys)});"
-                         " choose another --out, or add --overwrite")
+        made = ", ".join(f"{k}={found.get(k)}" for k in keys)
+        raise InputError(f"{out} holds tasks made with other options ({made}); choose another --out, or add "
+                         "--overwrite")
 
 
 class Writer:

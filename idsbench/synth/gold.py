@@ -8,7 +8,8 @@ Specification names and the title are not scored; they are written in the reques
 """
 from __future__ import annotations
 
-from idsbench.harness.idsxml import ANY_SET, Attribute, Entity, IdsDocument, Property, Restriction, Specification, render
+from idsbench.harness.idsxml import (ANY_SET, Attribute, Entity, IdsDocument, Property, Restriction, Specification,
+                                    render)
 
 from .plan import Equals, OneOf, Presence, Requirement, SpecPlan, TaskPlan, Turn, Value
 from .values import Format, Range

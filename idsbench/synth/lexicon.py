@@ -94,7 +94,7 @@ class Concept:
     def typical_for(self, group: Group) -> Typical | None:
         """The range for the group: its own, its class's, else the concept's (None: only "positive")."""
         found = dict(self.ranges)
-        own = group.key if group.predefined_type else group.ifc_class  # a kind's range is its own: joists are no girders
+        own = group.key if group.predefined_type else group.ifc_class  # joists are no girders: a kind's own range
         if own in found:
             return found[own]
         return None if self.ranges or self.quantity else self.typical

@@ -30,8 +30,8 @@ def _tasks(source: Path) -> dict[str, dict[str, list[dict]]]:
 def pick(source: Path, per_difficulty: int, seed: int, out: Path, *, overwrite: bool = False) -> dict:
     """Write the sample; returns its manifest."""
     origin = _source_manifest(source)
-    options = {"generator": origin["generator"], "seed": origin["seed"], "difficulty": origin["difficulty"],
-               "languages": origin["languages"], "n": per_difficulty, "split": origin["split"], "prove": origin["prove"]}
+    options = {key: origin[key] for key in ("generator", "seed", "difficulty", "languages", "split", "prove")}
+    options["n"] = per_difficulty
     claim(out, options, overwrite)
     rng = random.Random(f"pick:{seed}")
     chosen = []
@@ -40,7 +40,8 @@ def pick(source: Path, per_difficulty: int, seed: int, out: Path, *, overwrite: 
         chosen += [r for i in sorted(rng.sample(ids, min(per_difficulty, len(ids)))) for r in tasks[i]]
     manifest = {**options, "name": f"sample of {origin.get('name') or origin['command']}",
                 "tasks": len({r["scenario_id"] for r in chosen}), "records": len(chosen),
-                "command": f"ids-bench synth-sample --from SOURCE --per-difficulty {per_difficulty} --seed {seed} --out DIR",
+                "command": f"ids-bench synth-sample --from SOURCE --per-difficulty {per_difficulty} --seed {seed} "
+                           "--out DIR",
                 "sampled_from": origin["command"]}
     with Writer(out, origin["split"]) as writer:
         for rec in sorted(chosen, key=lambda r: r["id"]):

@@ -85,8 +85,10 @@ def _rehome(req: Requirement, versions: tuple[str, ...], group) -> Requirement |
         return req
     concept = lexicon().quantities[req.key] if req.source == "quantity" else lexicon().properties[req.key]
     found = common_home(versions, group, concept)
-    if found is None or (isinstance(req.value, Equals) and concept.enumeration and req.value.gold not in found.enum_values):
+    if found is None:
         return None
+    if isinstance(req.value, Equals) and concept.enumeration and req.value.gold not in found.enum_values:
+        return None  # the value asked for is no enumerator there
     traps = home_traps(versions[0], found, concept.quantity)
     traps += enum_trap(versions[0], found) if any(t.kind == "enum" for t in req.traps) else ()
     return replace(req, pset=Text.same(found.pset), name=Text.same(found.name), data_type=found.data_type,

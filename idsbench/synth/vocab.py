@@ -70,7 +70,8 @@ def _matches(version: str, group: Group, concept: Concept) -> list[tuple[str, st
         if not _in_set(set_name, concept):
             continue
         props = templates[set_name].properties
-        found += [(set_name, n) for n in concept.names if n in props and props[n].kind in _PROPERTY_KINDS | {"quantity"}]
+        kinds = _PROPERTY_KINDS | {"quantity"}
+        found += [(set_name, n) for n in concept.names if n in props and props[n].kind in kinds]
     return found
 
 
