@@ -25,12 +25,14 @@ The folder loads with datasets.load_dataset(DIR) (configs all, easy, medium, har
 natural_language, single_turn, multi_turn) and feeds idsbench.integrations.rewards.training_rows.
 Every gold is audited under both audit profiles; a task with a finding, or one whose gold fails its
 witnesses (--prove), is dropped and counted. No task makes the same scored choices as a benchmark gold.
+Ctrl-C stops the run: written tasks stay, and a rerun with the same options starts again from the first
+task (with --prove, proofs already made are read from the folder's ledger).
 exit codes: 0 done, 2 bad options or an output folder holding something else, 3 an evaluation set whose
-data hash differs from the pinned one (the generator or the IFC vocabulary changed)"""
+data hash differs from the pinned one (the generator or the IFC vocabulary changed), 130 interrupted"""
 EPILOG_SAMPLE = """examples:
   ids-bench synth-sample --from synth-eval-v1/ --per-difficulty 24 --seed 0 --out probe/
   ids-bench synth-sample --from synth/ --per-difficulty 10 --seed 3 --out review/    # 30 tasks for a review
-exit codes: 0 done, 2 bad options or a source that is not a generated folder"""
+exit codes: 0 done, 2 bad options or a source that is not a generated folder, 130 interrupted"""
 
 
 def _languages(value: str) -> tuple[str, ...]:

@@ -95,6 +95,11 @@ class Writer:
         for handle in self.handles.values():
             handle.close()
 
+    def start(self, manifest: dict) -> None:
+        """The options first: an interrupted run leaves a folder that a rerun with them recognises."""
+        text = json.dumps(manifest, indent=2, ensure_ascii=False) + "\n"
+        (self.out / MANIFEST).write_text(text, encoding="utf-8", newline="\n")
+
     def finish(self, manifest: dict) -> None:
         files = sorted(self.handles)
         (self.out / CARD).write_text(card_text(self.split, files, manifest), encoding="utf-8", newline="\n")

@@ -176,6 +176,7 @@ def generate(options: Options, out: Path, *, overwrite: bool = False,
     pool = multiprocessing.get_context("fork").Pool(options.workers) if options.workers > 1 else None
     try:
         with Writer(out, options.split) as writer:
+            writer.start(manifest(options))
             for indexes in _batches(options.n):
                 outcomes = list(_outcomes(indexes, options.workers, pool))
                 golds = [r.gold for o in outcomes if not o.problems for r in o.records]
@@ -190,10 +191,13 @@ def generate(options: Options, out: Path, *, overwrite: bool = False,
                 if progress:
                     progress(len(indexes))
             writer.finish(manifest(options, tally, data_hash(_benchmark_golds())))
-    finally:
+    except BaseException:
         if pool is not None:
-            pool.close()
-            pool.join()
+            pool.terminate()  # Ctrl-C or a failure: the workers stop now, not after their queue
+        raise
+    if pool is not None:
+        pool.close()
+        pool.join()
     tally.seconds = time.perf_counter() - started
     return tally
 

@@ -74,3 +74,21 @@ def test_an_evaluation_set_with_another_data_hash_exits_3(tmp_path, capsys, monk
     found = captured.out.rsplit(": ", 1)[1].strip()  # the data hash, printed last
     monkeypatch.setattr(cli, "eval_set", pinned(found))
     assert main(["synth", "--eval-set", "synth-eval-v1", "--out", str(tmp_path / "b"), "--no-progress"]) == 0
+
+
+def test_an_interrupted_run_exits_130_and_a_rerun_with_the_same_options_completes(tmp_path, capsys, monkeypatch):
+    from idsbench.synth import generate
+
+    make_task = generate.make_task
+
+    def stopping(index):
+        if index == 2:
+            raise KeyboardInterrupt
+        return make_task(index)
+
+    out = tmp_path / "out"
+    argv = ["synth", "--n", "3", "--seed", "5", "--out", str(out), "--no-progress", "--workers", "1"]
+    monkeypatch.setattr(generate, "make_task", stopping)
+    assert main(argv) == 130 and "interrupted" in capsys.readouterr().err
+    monkeypatch.setattr(generate, "make_task", make_task)
+    assert main(argv) == 0 and "wrote 3 tasks" in capsys.readouterr().out
