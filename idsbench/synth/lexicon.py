@@ -76,12 +76,15 @@ class Concept:
     typical: Typical | None = None
     sets: tuple[str, ...] = ()  # when given, the only standard sets that count as the concept's homes
     classes: tuple[str, ...] = ()  # when given, the only classes whose requests use the concept
+    domains: tuple[str, ...] = ()  # when given, the only trades whose requests use the concept
     answer: str = "true"  # booleans: the answer a brief asks for (true | false | either)
     answer_for: tuple[tuple[str, bool], ...] = ()  # (group key or class, the only sensible answer)
     ranges: tuple[tuple[str, Typical], ...] = ()  # (group key or class, the range for it)
 
     def fits(self, group: Group) -> bool:
-        return not self.classes or group.ifc_class in self.classes
+        if self.domains and group.domain not in self.domains:
+            return False
+        return not self.classes or group.ifc_class in self.classes or group.key in self.classes
 
     def answer_of(self, group: Group, draw: float) -> bool:
         """A boolean's answer for the group: the only sensible one, else the concept's, else as drawn."""
@@ -184,7 +187,8 @@ def _concept(key: str, entry: Mapping, quantity: bool) -> Concept:
     return Concept(key, tuple(entry.get("names", [key])), kind, tuple(entry.get("data_types", ())), _words(entry),
                    quantity=quantity, codes=codes, enumeration=enumeration, true=_flag(entry, True),
                    false=_flag(entry, False), typical=_typical(entry.get("typical")), sets=tuple(entry.get("sets", ())),
-                   classes=tuple(entry.get("classes", ())), answer=entry.get("answer", "true"), ranges=ranges,
+                   classes=tuple(entry.get("classes", ())), domains=tuple(entry.get("domains", ())),
+                   answer=entry.get("answer", "true"), ranges=ranges,
                    answer_for=tuple(entry.get("answer_for", {}).items()))
 
 

@@ -54,10 +54,11 @@ def test_enumerated_values_are_the_templates_own(key):
 
 def test_restrictions_name_real_sets_classes_and_units():
     sets = {s for v in SCHEMAS for s in property_sets(v, "latest")}
-    classes = {g.ifc_class for g in LEX.groups}
+    classes = {g.ifc_class for g in LEX.groups} | {g.key for g in LEX.groups}
     for concept in (*LEX.properties.values(), *LEX.quantities.values()):
         assert set(concept.sets) <= sets, concept.key
         assert set(concept.classes) <= classes, concept.key
+        assert set(concept.domains) <= {"architectural", "structural", "mep", "civil"}, concept.key
         typical = concept.typical
         assert typical is None or typical.unit is None or typical.unit in LEX.units, concept.key
         assert all(t.unit is None or t.unit in LEX.units for _, t in concept.ranges), concept.key
