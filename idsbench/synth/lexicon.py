@@ -188,7 +188,7 @@ def _concept(key: str, entry: Mapping, quantity: bool) -> Concept:
                    quantity=quantity, codes=codes, enumeration=enumeration, true=_flag(entry, True),
                    false=_flag(entry, False), typical=_typical(entry.get("typical")), sets=tuple(entry.get("sets", ())),
                    classes=tuple(entry.get("classes", ())), domains=tuple(entry.get("domains", ())),
-                   answer=entry.get("answer", "true"), ranges=ranges,
+                   answer=str(entry.get("answer", "true")).lower(), ranges=ranges,  # YAML reads false as a bool
                    answer_for=tuple(entry.get("answer_for", {}).items()))
 
 

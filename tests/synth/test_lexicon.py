@@ -88,3 +88,10 @@ def test_every_entry_has_phrasings_in_both_languages_and_japanese_is_japanese():
 def test_japanese_boolean_items_are_asked_as_questions_or_as_presence():
     phrases = [p for c in LEX.properties.values() if c.kind == "boolean" for p in c.words.ja]
     assert [p for p in phrases if not p.endswith(("か", "有無"))] == []
+
+
+def test_boolean_answers_read_as_written():
+    assert LEX.properties["Combustible"].answer == "false" and LEX.properties["IsExternal"].answer == "either"
+    shear = LEX.group("IFCWALL/SHEAR")
+    assert all(LEX.properties["LoadBearing"].answer_of(shear, draw) for draw in (0.1, 0.9))
+    assert not any(LEX.properties["Combustible"].answer_of(shear, draw) for draw in (0.1, 0.9))
