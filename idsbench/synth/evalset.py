@@ -31,7 +31,7 @@ EVAL_SETS = {
         "synth-eval-v1",
         Options(n=2000, seed=20250, difficulty="mixed", languages=("en", "ja"), split="test", prove=True,
                 name="synth-eval-v1"),
-        GENERATOR, data_hash="9a526122761f", slice_hash="08fb443c37aaf7d1"),
+        GENERATOR, data_hash="fb65368cdd41", slice_hash="d2800c26488bc6bb"),
 }
 
 
