@@ -92,6 +92,14 @@ def group_name(v: Voice, spec: SpecPlan) -> str:
     return v.words(("group", spec.group.key), spec.group.words)
 
 
+def value_word(v: Voice, req: Requirement, gold: str, words: Words | None) -> str:
+    """Trade words for one value of one item (kept per item: "external" answers IsExternal, not every flag
+    that is true), or the value as the gold writes it where names are spelled or the value has no words."""
+    if words is None or v.plan.spelled:
+        return gold
+    return v.words(("value", req.key, gold), words)
+
+
 def filter_word(v: Voice, spec: SpecPlan) -> str | None:
     value = spec.filter.value if spec.filter else None
     if isinstance(value, Equals) and value.words is not None:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from .gold import narrowed
 from .plan import Change, Equals, OneOf, Presence, Requirement, SpecPlan, TaskPlan, Turn
-from .render import Voice, filter_word, group_name, item_name, number, spelled_class, unit_symbol
+from .render import Voice, filter_word, group_name, item_name, number, spelled_class, unit_symbol, value_word
 from .values import Format, Range, Token
 
 PURPOSES = {
@@ -75,12 +75,6 @@ def format_text(value: Format) -> str:
     return f"{words} (e.g. {' or '.join(value.examples)})"
 
 
-def _words_of(v: Voice, value: Equals | OneOf, gold: str, words) -> str:
-    if words is None or v.plan.spelled:
-        return gold
-    return v.words(("value", gold), words)
-
-
 def value_text(v: Voice, req: Requirement) -> str:
     """The value part of a clause: 'at least 0.9 m', 'one of EI60 or EI90', 'format ...'."""
     value = req.value
@@ -89,10 +83,10 @@ def value_text(v: Voice, req: Requirement) -> str:
     if isinstance(value, Format):
         return f"in the format {format_text(value)}"
     if isinstance(value, OneOf):
-        shown = [_words_of(v, value, g, w) for g, w in zip(value.gold, value.words)]
+        shown = [value_word(v, req, g, w) for g, w in zip(value.gold, value.words)]
         return "one of " + ", ".join(shown[:-1]) + " or " + shown[-1]
     if isinstance(value, Equals):
-        return _words_of(v, value, value.gold, value.words)
+        return value_word(v, req, value.gold, value.words)
     return ""
 
 

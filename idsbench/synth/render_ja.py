@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from .gold import narrowed
 from .plan import Equals, OneOf, Presence, Requirement, SpecPlan, TaskPlan, Turn
-from .render import Voice, filter_word, group_name, item_name, number, spelled_class, unit_symbol
+from .render import Voice, filter_word, group_name, item_name, number, spelled_class, unit_symbol, value_word
 from .values import Format, Range, Token
 
 PURPOSES = {
@@ -68,12 +68,6 @@ def format_text(value: Format) -> str:
     return "＋".join(_token_words(t) for t in value.tokens) + f"（例：{'、'.join(value.examples)}）"
 
 
-def _word(v: Voice, gold: str, words) -> str:
-    if words is None or v.plan.spelled:
-        return gold
-    return v.words(("value", gold), words)
-
-
 def value_text(v: Voice, req: Requirement) -> str:
     value = req.value
     if isinstance(value, Range):
@@ -81,9 +75,9 @@ def value_text(v: Voice, req: Requirement) -> str:
     if isinstance(value, Format):
         return f"形式は{format_text(value)}"
     if isinstance(value, OneOf):
-        return "".join(f"「{_word(v, g, w)}」" for g, w in zip(value.gold, value.words)) + "のいずれか"
+        return "".join(f"「{value_word(v, req, g, w)}」" for g, w in zip(value.gold, value.words)) + "のいずれか"
     if isinstance(value, Equals):
-        return f"「{_word(v, value.gold, value.words)}」"
+        return f"「{value_word(v, req, value.gold, value.words)}」"
     return ""
 
 
@@ -97,7 +91,7 @@ def _predicate(v: Voice, req: Requirement) -> str:
     """What the clause says of the item (after 「は」), for a value restriction."""
     value = req.value
     if isinstance(value, Equals) and req.data_type == "IFCBOOLEAN" and value.words and not v.plan.spelled:
-        return f"{_word(v, value.gold, value.words)}ものとして入力すること"
+        return f"{value_word(v, req, value.gold, value.words)}ものとして入力すること"
     if isinstance(value, Equals) and req.data_type == "IFCBOOLEAN":
         return f"「{'はい' if value.gold == 'true' else 'いいえ'}」とすること"
     if isinstance(value, Format):

@@ -108,10 +108,9 @@ class Token:
     def regex(self) -> str:
         if self.kind == "literal":
             return self.text
-        if self.kind == "digits":
-            return f"[0-9]{{{self.count}}}"
-        if self.kind == "letters":
-            return f"[A-Z]{{{self.count}}}"
+        if self.kind in ("digits", "letters"):  # one character is written bare: [A-Z], not [A-Z]{1}
+            chars = "[0-9]" if self.kind == "digits" else "[A-Z]"
+            return chars if self.count == 1 else f"{chars}{{{self.count}}}"
         return "([0-9]{2}|B[1-3])"
 
     def example(self, rng: random.Random) -> str:

@@ -29,3 +29,22 @@ def test_every_request_starts_with_its_header_and_revisions_name_a_new_version()
             assert messages[0].startswith(f"IDS Version: {' '.join(plan.turns[0].versions)}\nfilename: ")
             for before, after, text in zip(plan.turns, plan.turns[1:], messages[1:]):
                 assert text.startswith("IDS Version:") == (before.versions != after.versions)
+
+
+def test_a_value_is_named_in_the_words_of_its_own_item():
+    """Two flags that are both true in one request each read as their own answer ("external", "load-bearing")."""
+    from idsbench.synth.plan import Equals
+    from idsbench.synth.render import voice
+    from idsbench.synth.request import WRITERS
+
+    checked = 0
+    for index in range(30):
+        plan = sample_task(5, index, "hard")
+        for language in ("en", "ja"):
+            v = voice(plan, language)
+            for req in (r for s in plan.turns[0].specs for r in s.requirements):
+                if isinstance(req.value, Equals) and req.value.words and req.cardinality != "prohibited":
+                    text = WRITERS[language].clause(v, req)
+                    assert any(w in text for w in req.value.words.of(language)), (index, language, text)
+                    checked += 1
+    assert checked > 20

@@ -38,3 +38,4 @@ def test_a_format_regex_matches_its_examples_and_not_a_near_miss():
         for example in found.examples:
             assert re.fullmatch(found.regex, example), (found.regex, example)
             assert not re.fullmatch(found.regex, example + "0")
+        assert "{1}" not in found.regex  # one character is written bare, as people write it
