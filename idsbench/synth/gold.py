@@ -54,7 +54,7 @@ def spec_name(spec: SpecPlan, language: str) -> str:
     words = value.words if isinstance(value, Equals) else None
     adjective = words.of(language)[0] if words else None
     name = narrowed(spec.group.words.of(language)[0], adjective, spec.filter is not None and
-                    spec.filter.data_type != "IFCBOOLEAN", language)
+                    not spec.filter.flag, language)
     return name[:1].upper() + name[1:]
 
 

@@ -62,6 +62,11 @@ class Requirement:
     def facet(self) -> str:
         return "attribute" if self.source == "attribute" else "property"
 
+    @property
+    def flag(self) -> bool:
+        """A yes/no item (IfcLogical's third answer, unknown, is never asked for)."""
+        return self.data_type in ("IFCBOOLEAN", "IFCLOGICAL")
+
 
 @dataclass(frozen=True)
 class SpecPlan:

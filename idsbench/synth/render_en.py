@@ -101,9 +101,9 @@ def clause(v: Voice, req: Requirement) -> str:
     value = req.value
     if isinstance(value, Presence):
         text = v.pick(("presence", req.key), (f"{item} must be given", f"{item} is required", f"{item} required"))
-    elif isinstance(value, Equals) and req.data_type == "IFCBOOLEAN" and not v.plan.spelled and value.words:
+    elif isinstance(value, Equals) and req.flag and not v.plan.spelled and value.words:
         text = v.pick(("flag", req.key), ("flagged as {}", "recorded as {}")).format(value_text(v, req))
-    elif isinstance(value, Equals) and req.data_type == "IFCBOOLEAN":
+    elif isinstance(value, Equals) and req.flag:
         text = f"{item} must be {'yes' if value.gold == 'true' else 'no'}"
     elif isinstance(value, Format):
         text = f"{item} {value_text(v, req)}"
@@ -120,7 +120,7 @@ def group_phrase(v: Voice, spec: SpecPlan, version: str) -> str:
         if spec.filter:
             text += f" whose {spec.filter.pset.en}.{spec.filter.name.en} is {spec.filter.value.gold}"
         return text
-    enumeration = spec.filter is not None and spec.filter.data_type != "IFCBOOLEAN"
+    enumeration = spec.filter is not None and not spec.filter.flag
     return narrowed(group_name(v, spec), filter_word(v, spec), enumeration, "en")
 
 
@@ -157,7 +157,7 @@ def rule(v: Voice, req: Requirement) -> str:
     if isinstance(req.value, Presence):
         return "Required"
     text = capital(range_text(v, req.value, units=False) if isinstance(req.value, Range) else value_text(v, req))
-    if isinstance(req.value, Equals) and req.data_type == "IFCBOOLEAN":
+    if isinstance(req.value, Equals) and req.flag:
         text = "Yes" if req.value.gold == "true" else "No"
     return f"If given: {text}" if req.cardinality == "optional" else text
 

@@ -90,9 +90,9 @@ def _answer(item: str, truth: str) -> str:
 def _predicate(v: Voice, req: Requirement) -> str:
     """What the clause says of the item (after 「は」), for a value restriction."""
     value = req.value
-    if isinstance(value, Equals) and req.data_type == "IFCBOOLEAN" and value.words and not v.plan.spelled:
+    if isinstance(value, Equals) and req.flag and value.words and not v.plan.spelled:
         return f"{value_word(v, req, value.gold, value.words)}ものとして入力すること"
-    if isinstance(value, Equals) and req.data_type == "IFCBOOLEAN":
+    if isinstance(value, Equals) and req.flag:
         return f"「{'はい' if value.gold == 'true' else 'いいえ'}」とすること"
     if isinstance(value, Format):
         return f"{format_text(value)}の形式とすること"
@@ -101,7 +101,7 @@ def _predicate(v: Voice, req: Requirement) -> str:
 
 def clause(v: Voice, req: Requirement) -> str:
     item = item_name(v, req)
-    if req.source == "client" or (req.data_type == "IFCBOOLEAN" and item.endswith("か")):
+    if req.source == "client" or (req.flag and item.endswith("か")):
         item = f"「{item}」"
     elif req.source == "any-set":
         item = f"「{item}」（プロパティセットは任意）"
@@ -112,7 +112,7 @@ def clause(v: Voice, req: Requirement) -> str:
     predicate = _predicate(v, req)
     if req.cardinality == "optional":
         return f"{item}を記入する場合は、{predicate}"
-    if isinstance(req.value, Equals) and req.data_type == "IFCBOOLEAN" and req.value.words and not v.plan.spelled:
+    if isinstance(req.value, Equals) and req.flag and req.value.words and not v.plan.spelled:
         return predicate
     return f"{item}は{predicate}"
 
@@ -125,7 +125,7 @@ def group_phrase(v: Voice, spec: SpecPlan, version: str) -> str:
         if spec.filter:
             text += f"のうち {spec.filter.pset.en}.{spec.filter.name.en} が {spec.filter.value.gold} のもの"
         return text
-    enumeration = spec.filter is not None and spec.filter.data_type != "IFCBOOLEAN"
+    enumeration = spec.filter is not None and not spec.filter.flag
     return narrowed(group_name(v, spec), filter_word(v, spec), enumeration, "ja")
 
 
@@ -160,7 +160,7 @@ def rule(v: Voice, req: Requirement) -> str:
         return "入力しない"
     if isinstance(req.value, Presence):
         return "必須"
-    if isinstance(req.value, Equals) and req.data_type == "IFCBOOLEAN":
+    if isinstance(req.value, Equals) and req.flag:
         text = _answer(item_name(v, req), req.value.gold)
     elif isinstance(req.value, Range):
         text = range_text(v, req.value, units=False)

@@ -12,6 +12,7 @@ from functools import lru_cache
 
 from idsbench.vocabulary.schema import schema_vocabulary
 
+from .hard import spelled_otherwise
 from .lexicon import AttributeWords, ClientProperty, Concept, Group, lexicon
 from .plan import Equals, OneOf, Presence, Requirement, Text, Value
 from .settings import Setting
@@ -81,12 +82,15 @@ def _measure(rng: random.Random, setting: Setting, typical, integer: bool) -> tu
     return Presence(), None
 
 
-def _enumeration(rng: random.Random, concept: Concept, home: Home) -> Value:
+def _enumeration(rng: random.Random, setting: Setting, concept: Concept, home: Home) -> Value:
     known = [(v, w) for v, w in concept.enumeration if v in home.enum_values]
     if len(known) >= 2 and rng.random() < 0.4:
         chosen = sorted(rng.sample(known, 2), key=known.index)
         return OneOf(tuple(v for v, _ in chosen), tuple(w for _, w in chosen))
-    value, words = rng.choices(known, [3 if i < 2 else 1 for i in range(len(known))])[0]  # new, existing first
+    weights = [3 if i < 2 else 1 for i in range(len(known))]  # the everyday values first (new, existing)
+    if any(spelled_otherwise(v, w) for v, w in known) and rng.random() < setting.hard:
+        weights = [int(spelled_otherwise(v, w)) for v, w in known]
+    value, words = rng.choices(known, weights)[0]
     return Equals(value, words)
 
 
@@ -105,7 +109,7 @@ def concept_value(rng: random.Random, setting: Setting, concept: Concept, home: 
         typical = concept.typical_for(group) or replace(concept.typical, low=None, high=None)
         return _measure(rng, setting, typical, concept.kind == "count")
     if concept.kind == "enumeration" and concept.enumeration:
-        return _enumeration(rng, concept, home), None
+        return _enumeration(rng, setting, concept, home), None
     if concept.kind == "boolean" and roll < 0.7:
         answer = concept.answer_of(group, rng.random())
         return Equals("true" if answer else "false", concept.true if answer else concept.false), None

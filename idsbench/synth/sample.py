@@ -9,13 +9,13 @@ import random
 from collections import Counter
 from functools import lru_cache
 
+from .hard import home_kinds, shared_set, spelled_otherwise
 from .lexicon import Group, lexicon
 from .plan import SpecPlan, TaskPlan, Text, Turn
-from .requirements import Option, options, requirement
+from .requirements import Option, concept_of, options, requirement
 from .narrow import narrowing
 from .revise import revise
 from .settings import SETTINGS, Setting, difficulty_of
-from .traps import home_traps
 from .version import GENERATOR
 from .vocab import group_exists
 
@@ -52,10 +52,20 @@ def _group_pool(domain: str, versions: tuple[str, ...]) -> tuple[Group, ...]:
                  and all(group_exists(v, g) for v in versions))
 
 
+@lru_cache(maxsize=None)
+def _hard_items(versions: tuple[str, ...], group_key: str) -> int:
+    return sum(hardness(versions, o) > 0 for o in options(versions, lexicon().group(group_key), None))
+
+
 def _groups(rng: random.Random, setting: Setting, domain: str, versions: tuple[str, ...]) -> list[Group]:
-    """Distinct classes: two specifications never select the same objects."""
+    """Distinct classes: two specifications never select the same objects. Where the setting says so, groups with
+    items of hard.py's kinds come first more often (a weighted shuffle)."""
     pool = list(_group_pool(domain, versions))
     rng.shuffle(pool)
+    if setting.hard_groups:
+        keys = {g.key: rng.random() ** (1 / (1 + setting.hard_groups * min(_hard_items(versions, g.key), 4)))
+                for g in pool}
+        pool.sort(key=lambda g: -keys[g.key])
     wanted, chosen = rng.randint(*setting.specs), []
     for group in pool:
         if len(chosen) < wanted and all(g.ifc_class != group.ifc_class for g in chosen):
@@ -63,21 +73,30 @@ def _groups(rng: random.Random, setting: Setting, domain: str, versions: tuple[s
     return chosen
 
 
-def _weight(setting: Setting, versions, group: Group, option: Option, used: Counter) -> float:
-    """How likely the option is drawn: by kind, towards what the obvious answer gets wrong, and away from
-    what the task already asked of another group (a brief varies its items)."""
+def _weight(setting: Setting, versions, option: Option, used: Counter) -> float:
+    """How likely the option is drawn: by kind, less for the sets every element has (a brief asks mostly about
+    the thing itself), and away from what the task already asked of another group (a brief varies its items)."""
     if option.source == "attribute":
         weight = setting.attribute
     elif option.source in ("client", "any-set"):
         weight = 0.6
     else:
         weight = setting.quantity if option.source == "quantity" else 1.0
-        if option.home.pset.startswith(("Pset_Manufacturer", "Pset_Warranty", "Pset_Condition")):
+        if shared_set(versions[0], option.home.pset):
             weight = 0.25
-        if setting.min_traps:
-            kinds = {t.kind for t in home_traps(versions[0], option.home, option.source == "quantity")}
-            weight *= 1 + len(kinds - {"home"})
     return weight / (1 + 3 * used[option.key])
+
+
+@lru_cache(maxsize=None)
+def hardness(versions: tuple[str, ...], option: Option) -> int:
+    """How many of hard.py's kinds the option has (0 for attributes and the client's own properties); an item of
+    a set every element has counts once at most (a brief asks mostly about the thing itself)."""
+    if option.home is None:
+        return 0
+    concept = concept_of(option)
+    tricky = any(spelled_otherwise(v, w) for v, w in concept.enumeration if v in option.home.enum_values)
+    found = len(home_kinds(versions, option.home)) + tricky
+    return min(found, 1) if shared_set(versions[0], option.home.pset) else found
 
 
 def enough_traps(plan: TaskPlan, setting: Setting) -> bool:
@@ -86,15 +105,21 @@ def enough_traps(plan: TaskPlan, setting: Setting) -> bool:
     return len(plan.traps) >= setting.min_traps and len(kinds) >= min(2, setting.min_traps)
 
 
-def _pick(rng: random.Random, setting: Setting, versions, group: Group, pool: list[Option],
-          count: int, used: Counter) -> list[Option]:
+def _pick(rng: random.Random, setting: Setting, versions, pool: list[Option], count: int,
+          used: Counter) -> list[Option]:
+    """`count` options of distinct names; each, with the setting's `hard` chance, among the hard ones (the harder,
+    the likelier), else among the others (any, where one of the two kinds is missing)."""
     chosen, names = [], set()
     pool = list(pool)
-    weights = [_weight(setting, versions, group, o, used) for o in pool]
+    weights = [_weight(setting, versions, o, used) for o in pool]
+    hard = [hardness(versions, o) for o in pool]
     while pool and len(chosen) < count:
-        index = rng.choices(range(len(pool)), weights)[0]
+        wanted = rng.random() < setting.hard
+        among = [i for i, h in enumerate(hard) if bool(h) == wanted] or range(len(pool))
+        index = rng.choices(among, [weights[i] * (hard[i] if wanted and hard[i] else 1) for i in among])[0]
         option = pool.pop(index)
         weights.pop(index)
+        hard.pop(index)
         name = option.home.name if option.home else option.key
         if name not in names:
             names.add(name)
@@ -115,7 +140,7 @@ def draw_spec(rng, setting: Setting, versions, group: Group, client_mode, client
     if occurrence == "prohibited":
         return SpecPlan(group, occurrence, ())
     pool = options(versions, group, client_mode)
-    chosen = _pick(rng, setting, versions, group, pool, rng.randint(*setting.requirements), used)
+    chosen = _pick(rng, setting, versions, pool, rng.randint(*setting.requirements), used)
     used.update(o.key for o in chosen)
     reqs = tuple(requirement(rng, setting, versions, group, o, client_set) for o in chosen)
     if not reqs:

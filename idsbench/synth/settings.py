@@ -2,10 +2,12 @@
 
 easy    IFC names spelled in the request, one version, one or two groups, values in SI or millimetres.
 medium  trade words only, one trap or more, units to convert, the client's own properties, some
-        revisions (one or two changes each) and two-version requests.
+        revisions (one or two changes each) and two-version requests; most requirements on items of hard.py's
+        kinds (a data type that is not the everyday one, a set other than the common one, a home that differs
+        in the neighbouring version, a value spelled otherwise than the trade says it).
 hard    trade words only, two traps or more per task, two to six groups, two-version requests, revisions
         of two or three changes (also two revisions in a row), checklist rows and clauses the gold must
-        leave out.
+        leave out; nearly every requirement on items of hard.py's kinds.
 """
 from __future__ import annotations
 
@@ -38,15 +40,17 @@ class Setting:
     prohibited_requirement: float  # share of the client's properties that must no longer be given
     csv: float  # share of checklist inputs
     noise: bool  # rows and clauses that are not requirements (TBD, other trades, remarks)
+    hard: float  # share of requirements drawn among items of hard.py's kinds (and of their values, tricky ones)
+    hard_groups: float  # how much likelier a group with such items is drawn, per item (up to four)
 
 
 SETTINGS = {
     "easy": Setting("easy", (1, 2), (1, 3), 0.0, 0.15, 0.0, (1, 1), 0, True, False, 0.15, 0.05, 0.3, 0.15, 0.05,
-                    0.1, 0.0, 0.0, 0.0, 0.4, False),
+                    0.1, 0.0, 0.0, 0.0, 0.4, False, 0.45, 0.0),
     "medium": Setting("medium", (1, 3), (2, 4), 0.15, 0.3, 0.0, (1, 2), 1, False, True, 0.35, 0.1, 0.25, 0.2, 0.15,
-                      0.2, 0.03, 0.08, 0.02, 0.45, True),
+                      0.2, 0.03, 0.08, 0.02, 0.45, True, 0.75, 0.5),
     "hard": Setting("hard", (2, 6), (2, 5), 0.3, 0.25, 0.3, (2, 3), 2, False, True, 0.45, 0.1, 0.2, 0.25, 0.2, 0.25,
-                    0.08, 0.12, 0.05, 0.45, True),
+                    0.08, 0.12, 0.05, 0.45, True, 0.95, 2.0),
 }
 
 

@@ -19,7 +19,7 @@ from idsbench.vocabulary.facts import catalogue, kind_of
 from .lexicon import Group
 from .vocab import Home
 
-PLAIN_UNITS = frozenset({"mm", "m", "m2", "m3", "kg", "W", "W/m2K"})
+PLAIN_UNITS = frozenset({"mm", "m", "m2", "m3", "kg", "W", "W/m2K", "lx"})
 
 
 @dataclass(frozen=True)
