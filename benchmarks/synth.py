@@ -7,8 +7,9 @@
 Speed: `ids-bench synth`'s work (plan, records in both languages, audit of every gold under both profiles,
 writing) on --speed-n tasks with --workers processes, twice with the same seed, the second compared byte
 for byte with the first. Calibration, per difficulty: tasks, specifications and facets per final gold,
-turn types, the share of tasks with each kind of trap, and the scores of the offline baselines run as
-`ids-bench run --system NAME` runs them (rule-based, copy-previous). The blind-probe column is filled in
+turn types, the share of tasks with each kind of trap, the share of property requirements on items of
+idsbench.synth.hard's kinds (and the same for the benchmark's own golds, for comparison), and the scores of the
+offline baselines run as `ids-bench run --system NAME` runs them (rule-based, copy-previous). The blind-probe column is filled in
 by whoever runs a frontier-class solver on `ids-bench synth-sample --per-difficulty 24` of the same tasks.
 Prints figures; asserts nothing.
 """
@@ -31,10 +32,12 @@ from idsbench.pipeline import score
 from idsbench.records import iter_records
 from idsbench.synth.config import Options
 from idsbench.synth.generate import generate
+from idsbench.synth.hard import requirement_kinds as requirement_kinds_of
 from idsbench.synth.settings import DIFFICULTIES
 
 BASELINES = ("rule-based", "copy-previous")
 TRAP_KINDS = ("ptype", "datatype", "enum", "unit", "home", "moved", "qto")  # the facts catalogue's kinds
+HARD_KINDS = ("datatype", "set", "version", "enum")  # idsbench.synth.hard's
 
 
 def _cpu() -> float:
@@ -87,6 +90,30 @@ def baseline_scores(folder: Path) -> dict[str, dict[str, float]]:
     return found
 
 
+def requirement_kinds(gold: str) -> list[frozenset[str]]:
+    """hard.py's kinds of each property requirement of a gold (empty for the client's own properties)."""
+    parsed = parse_gold(gold)
+    found = []
+    for spec in parsed.specs:
+        versions = tuple(spec.attrib.get("ifcVersion", "").split())
+        for facet in spec.facets:
+            if facet.section != "r" or facet.kind != "property":
+                continue
+            value = facet.value("value")
+            pset, name = facet.value("propertySet").names, facet.value("baseName").names
+            found.append(requirement_kinds_of(versions, pset[0] if pset else "", name[0] if name else "",
+                                              facet.attrib.get("dataType", ""), value.simple + value.enumeration))
+    return found
+
+
+def hard_rows(golds: list[str]) -> dict[str, str]:
+    """The share of property requirements on items of hard.py's kinds, in all and per kind."""
+    kinds = [k for gold in golds for k in requirement_kinds(gold)]
+    count = Counter(kind for k in kinds for kind in k)
+    rows = {"requirements on hard items": f"{100 * sum(bool(k) for k in kinds) / max(1, len(kinds)):.0f}%"}
+    return rows | {f"hard item {k}": f"{100 * count[k] / max(1, len(kinds)):.0f}%" for k in HARD_KINDS}
+
+
 def shape(folder: Path) -> dict[str, dict[str, str]]:
     by_level: dict[str, list[dict]] = defaultdict(list)
     for _, _, rec in iter_records(folder):
@@ -102,6 +129,7 @@ def shape(folder: Path) -> dict[str, dict[str, str]]:
             "multi-turn": f"{100 * sum(r['turn_type'] == 'multi_turn' for r in recs) / len(recs):.0f}%",
             "traps per task": f"{statistics.mean(len(r['traps']) for r in recs):.1f}",
             **{f"trap {k}": f"{100 * kinds[k] / len(recs):.0f}%" for k in TRAP_KINDS},
+            **hard_rows([r["gold_ids"] for r in recs]),
         }
     return rows
 
@@ -131,6 +159,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.speed_n:
         speed(args.speed_n, args.seed, args.workers)
+    benchmark = hard_rows([rec["gold_ids"] for _, _, rec in iter_records()])
+    print(f"the benchmark's golds: {benchmark['requirements on hard items']} of their property requirements on hard "
+          "items (" + ", ".join(f"{k[10:]} {v}" for k, v in benchmark.items() if k.startswith("hard item")) + ")")
     if args.source:
         print(table(args.source))
         return 0

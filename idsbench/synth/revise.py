@@ -143,7 +143,10 @@ KINDS = {"add-requirement": _add, "change-bound": _bound, "remove-requirement": 
 
 
 def _next(rng: random.Random, setting: Setting, turn: Turn, client_mode, client_set, used=()) -> Turn | None:
-    for kind in rng.sample(list(KINDS), len(KINDS)):
+    kinds = rng.sample(list(KINDS), len(KINDS))
+    if rng.random() < setting.upgrade:  # homes that move or are renamed with the version: tried first
+        kinds.sort(key=lambda k: k != "version-upgrade")
+    for kind in kinds:
         if kind in used:  # one change of each kind per message
             continue
         found = KINDS[kind](rng, setting, turn, client_mode, client_set)

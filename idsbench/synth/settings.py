@@ -42,15 +42,16 @@ class Setting:
     noise: bool  # rows and clauses that are not requirements (TBD, other trades, remarks)
     hard: float  # share of requirements drawn among items of hard.py's kinds (and of their values, tricky ones)
     hard_groups: float  # how much likelier a group with such items is drawn, per item (up to four)
+    upgrade: float  # chance that a revision tries a version upgrade first (homes that move are hard.py's kind)
 
 
 SETTINGS = {
     "easy": Setting("easy", (1, 2), (1, 3), 0.0, 0.15, 0.0, (1, 1), 0, True, False, 0.15, 0.05, 0.3, 0.15, 0.05,
-                    0.1, 0.0, 0.0, 0.0, 0.4, False, 0.45, 0.0),
+                    0.1, 0.0, 0.0, 0.0, 0.4, False, 0.45, 0.0, 0.0),
     "medium": Setting("medium", (1, 3), (2, 4), 0.15, 0.3, 0.0, (1, 2), 1, False, True, 0.35, 0.1, 0.25, 0.2, 0.15,
-                      0.2, 0.03, 0.08, 0.02, 0.45, True, 0.75, 0.5),
+                      0.2, 0.03, 0.08, 0.02, 0.45, True, 0.75, 0.5, 0.25),
     "hard": Setting("hard", (2, 6), (2, 5), 0.3, 0.25, 0.3, (2, 3), 2, False, True, 0.45, 0.1, 0.2, 0.25, 0.2, 0.25,
-                    0.08, 0.12, 0.05, 0.45, True, 0.95, 2.0),
+                    0.08, 0.12, 0.05, 0.45, True, 0.95, 2.0, 0.5),
 }
 
 
