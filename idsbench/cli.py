@@ -2,7 +2,7 @@
 
 Each package registers its own subcommands: score (here), audit (idsbench.audit.cli), run and generate
 (idsbench.harness.cli), compare, failures, leaderboard, publish and submission (idsbench.leaderboard.cli),
-integrations (idsbench.integrations.cli).
+integrations (idsbench.integrations.cli), synth and synth-sample (idsbench.synth.cli).
 This module sits above all of them; nothing imports it. It imports them only inside `main`, so that
 Ctrl-C while they load (half a second) ends the command like Ctrl-C at any other time: exit 130, one line.
 """
@@ -61,10 +61,32 @@ def cmd_score(args: argparse.Namespace) -> int:
     os.replace(partial, out / "results.jsonl")
     run = replace(run, of=of)
     summary = run.summary(predictions=str(args.predictions), data=str(data))
+    table = run.table()
+    rounds = _repair_rounds(args, offsets, ids, references, run)
+    if rounds:
+        from idsbench.harness.rounds import rounds_table  # noqa: PLC0415
+
+        summary["rounds"] = [r.to_json(run.signature) for r in rounds]
+        table += "\n\n" + rounds_table(rounds, "from the predictions file")
     (out / "summary.json").write_text(json.dumps(summary, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    print(json.dumps(summary, indent=2, ensure_ascii=False) if args.json else run.table())
+    print(json.dumps(summary, indent=2, ensure_ascii=False) if args.json else table)
     print(f"data: {describe_data(data)}\nwrote {out / 'results.jsonl'} and {out / 'summary.json'}", file=sys.stderr)
     return 0
+
+
+def _repair_rounds(args: argparse.Namespace, offsets, ids, references, final) -> list:
+    """A repair protocol's predictions file (rows with `rounds`): the scores at every round, the last being
+    the file's score (as `ids-bench run` reports them)."""
+    from idsbench.harness.rounds import score_rounds  # noqa: PLC0415
+    from idsbench.options import audit_profile  # noqa: PLC0415
+    from idsbench.records import read_rounds  # noqa: PLC0415
+
+    rows = read_rounds(args.predictions, offsets, ids)
+    if not rows:
+        return []
+    last = max(len(r["rounds"] or [None]) for r in rows.values()) - 1
+    return score_rounds(rows, ids, references, last, final, audit_profile=audit_profile(args), workers=args.workers,
+                        time_limit=args.time_limit)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -73,6 +95,7 @@ def build_parser() -> argparse.ArgumentParser:
     from idsbench.harness.cli import register_harness_commands  # noqa: PLC0415
     from idsbench.integrations.cli import register_integration_commands  # noqa: PLC0415
     from idsbench.leaderboard.cli import register_leaderboard_commands  # noqa: PLC0415
+    from idsbench.synth.cli import register_synth_commands  # noqa: PLC0415
     from idsbench.options import (add_audit_profile, add_behaviour, add_data, add_isolation,  # noqa: PLC0415
                                   add_progress)
 
@@ -104,6 +127,7 @@ def build_parser() -> argparse.ArgumentParser:
     register_harness_commands(commands)  # run, generate
     register_leaderboard_commands(commands)  # compare, failures, leaderboard, publish, submission
     register_integration_commands(commands)  # integrations
+    register_synth_commands(commands)  # synth, synth-sample
     return parser
 
 

@@ -230,3 +230,16 @@ def load_predictions(path: Path, reference_ids: Sequence[str]) -> dict[str, str 
     """{id: raw output or None (a failed generation)}, checked against the reference ids."""
     offsets = index_predictions(path, reference_ids)
     return dict(zip(reference_ids, read_predictions(path, offsets, reference_ids)))
+
+
+def read_rounds(path: Path, offsets: Mapping[str, int], ids: Sequence[str]) -> dict[str, dict]:
+    """{id: {"prediction", "rounds"}} of `ids` when some row carries repair rounds (the predictions of a
+    repair protocol), else {}."""
+    rows = {}
+    with open(path, "rb") as handle:
+        for i in ids:
+            handle.seek(offsets[i])
+            row = json.loads(handle.readline().decode("utf-8"))
+            rounds = row.get("rounds") if isinstance(row.get("rounds"), list) else []
+            rows[i] = {"prediction": row["prediction"], "rounds": [r for r in rounds if isinstance(r, dict)]}
+    return rows if any(r["rounds"] for r in rows.values()) else {}

@@ -176,7 +176,9 @@ def test_round_zero_is_the_zero_shot_protocols_score(tmp_path, standin, capsys):
     assert firsts == {i: r["prediction"] for i, r in rows_of(tmp_path / "zero" / "predictions.jsonl").items()}
     assert run_cli("score", "--predictions", tmp_path / "repair" / "predictions.jsonl", "--data", data,
                    "--out", tmp_path / "scored") == 0  # the file scores as the run's last round
-    assert summary_of(tmp_path / "scored")["overall"] == repair["overall"]
+    scored = summary_of(tmp_path / "scored")
+    assert scored["overall"] == repair["overall"]
+    assert [r["overall"] for r in scored["rounds"]] == [r["overall"] for r in repair["rounds"]]  # every round re-scored
     html = (tmp_path / "repair" / "report.html").read_text(encoding="utf-8")
     assert '<table id="rounds">' in html and 'data-breakdown="round"' in html and "FacetF1 and Content per repair round" in html
 

@@ -1,0 +1,95 @@
+"""The shape of a request, the same in both languages: a letter (opening, conventions, one paragraph per
+group, a remark, the data dictionary), a checklist (conventions, the CSV table with a TBD row, the data
+dictionary) and a revision message. `w` is the language's renderer (render_en, render_ja): its word
+tables and its sentences.
+"""
+from __future__ import annotations
+
+import csv
+import io
+from types import ModuleType
+
+from .lexicon import lexicon
+from .plan import Requirement, SpecPlan, TaskPlan, Turn
+from .render import Voice, client_rows, data_type_name, dictionary_unit, item_name, unit_symbol
+from .values import Range
+
+
+def conventions(v: Voice, plan: TaskPlan, w: ModuleType) -> str:
+    lines = []
+    if not plan.spelled and plan.uses("standard"):
+        lines.append(v.pick("standard", w.STANDARD))
+    if not plan.spelled and plan.uses("quantity"):
+        lines.append(v.pick("quantities", w.QUANTITIES))
+    if plan.client_set:
+        lines.append(v.pick("client", w.CLIENT_SET).format(name=plan.client_set.of(v.language)))
+    if plan.uses("any-set"):
+        lines.append(v.pick("anyset", w.ANY_SET))
+    return w.SEPARATOR.join(lines)
+
+
+def dictionary(v: Voice, plan: TaskPlan, version: str, w: ModuleType) -> str:
+    """The data dictionary of the client's own properties: name, IFC data type, unit, what it is."""
+    rows = client_rows(plan)
+    if not rows:
+        return ""
+    lines = [*w.DICTIONARY, "|---|---|---|---|"]
+    for req in rows:
+        prop = lexicon().client_properties[req.key]
+        unit = unit_symbol(v, dictionary_unit(req)) or w.NONE
+        lines.append(f"| {req.name.of(v.language)} | {data_type_name(version, req.data_type)} | {unit} | "
+                     f"{prop.words.of(v.language)[0]} |")
+    return "\n".join(lines)
+
+
+def letter(v: Voice, plan: TaskPlan, turn: Turn, w: ModuleType) -> str:
+    purpose = v.shared("purpose", w.PURPOSES[plan.domain])
+    numbered = v.pick("numbered", (True, False))
+    body = [w.spec_paragraph(v, s, turn.versions[0]) for s in turn.specs]
+    parts = [v.pick("opening", w.OPENINGS).format(purpose=purpose), conventions(v, plan, w),
+             "\n".join(f"{i}. {p}" if numbered else f"{w.BULLET}{p}" for i, p in enumerate(body, 1))]
+    if plan.difficulty != "easy" and v.shared("remark", (True, False)):
+        parts.append(v.shared("noise", w.NOISE))
+    parts.append(dictionary(v, plan, turn.versions[0], w))
+    return "\n\n".join(p for p in parts if p)
+
+
+def _source(v: Voice, req: Requirement, w: ModuleType) -> str:
+    """The checklist's set column: the set itself where names are spelled or the client names it."""
+    if req.source in ("standard", "quantity") and not v.plan.spelled or req.source in ("attribute", "any-set"):
+        return w.SOURCES["any-set" if req.source == "any-set" else req.source]
+    return req.pset.of(v.language)
+
+
+def _row(v: Voice, spec: SpecPlan, req: Requirement | None, version: str, extra: str, w: ModuleType) -> list[str]:
+    group = w.capital(w.group_phrase(v, spec, version))
+    if req is None:
+        return [group, w.PRESENCE[spec.occurrence], w.NONE, w.NONE, w.NOT_PERMITTED, w.NONE, extra]
+    unit = unit_symbol(v, req.value.unit.key) if isinstance(req.value, Range) and req.value.unit else w.NONE
+    return [group, w.PRESENCE[spec.occurrence], w.capital(item_name(v, req)), _source(v, req, w), w.rule(v, req),
+            unit, extra]
+
+
+def checklist(v: Voice, plan: TaskPlan, turn: Turn, w: ModuleType) -> str:
+    """A checklist export: one row per requirement, columns the gold ignores, a row still to be decided."""
+    rows = [_row(v, spec, req, turn.versions[0], v.rng.choice(w.EXTRAS), w)
+            for spec in turn.specs for req in spec.requirements or (None,)]
+    if plan.difficulty != "easy":
+        rows.insert(v.rng.randint(0, len(rows)), [rows[0][0], rows[0][1], *w.TBD_ROW])
+    table = io.StringIO()
+    writer = csv.writer(table, lineterminator="\n")
+    writer.writerow(v.pick("csv-header", w.HEADERS))
+    writer.writerows([str(i), *r] for i, r in enumerate(rows, 1))
+    parts = (conventions(v, plan, w), table.getvalue().rstrip("\n"), dictionary(v, plan, turn.versions[0], w))
+    return "\n\n".join(p for p in parts if p)
+
+
+def revision(v: Voice, plan: TaskPlan, states: list[Turn], w: ModuleType) -> str:
+    """A revision message: one change, or a numbered list of them, then what stays."""
+    changes = [w.change_text(v, plan, a, b) for a, b in zip(states, states[1:])]
+    closing = v.pick("closing", w.CLOSINGS)
+    if len(changes) == 1:
+        return f"{changes[0]}{w.SEPARATOR}{closing}"
+    intro = w.count_intro(v.pick("intro", w.INTROS), len(changes))
+    items = "\n".join(f"{i}. {c}" for i, c in enumerate(changes, 1))
+    return f"{intro}\n{items}\n{closing}"

@@ -1,0 +1,174 @@
+"""What may be required of a group, and one requirement drawn with its value.
+
+An option is a concept with its one home for the group (standard properties, base quantities), an
+attribute the class has, or one of the client's own properties. Values are drawn from the lexicon (codes,
+enumerators in trade words, typical ranges in practitioners' units) and from values.py (formats, bounds).
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, replace
+from functools import lru_cache
+
+from idsbench.vocabulary.schema import schema_vocabulary
+
+from .hard import spelled_otherwise
+from .lexicon import AttributeWords, ClientProperty, Concept, Group, lexicon
+from .plan import Equals, OneOf, Presence, Requirement, Text, Value
+from .settings import Setting
+from .traps import PLAIN_UNITS, enum_trap, home_traps, unit_trap
+from .values import positive, sample_format, sample_range
+from .vocab import Home, common_home, has_attribute
+
+RANGE_DRAWS = 6  # a drawn bound whose SI value is not a short decimal is drawn again this often
+
+
+@dataclass(frozen=True)
+class Option:
+    source: str  # standard | quantity | attribute | client | any-set
+    key: str
+    home: Home | None = None
+
+
+def _client_fits(prop: ClientProperty, versions: tuple[str, ...]) -> bool:
+    """The dictionary's data type exists in every version (IFC2X3 has no IfcDate)."""
+    return all(prop.data_type in schema_vocabulary(v).data_types for v in versions)
+
+
+def _attribute_fits(group: Group, attribute: AttributeWords, versions: tuple[str, ...]) -> bool:
+    space = group.ifc_class == "IFCSPACE"
+    if (attribute.applies == "space") != space or (space and attribute.key == "Name"):
+        return False
+    return all(has_attribute(v, group.ifc_class, attribute.name) for v in versions)
+
+
+def options(versions: tuple[str, ...], group: Group, client_mode: str | None) -> list[Option]:
+    """Everything a specification on the group may require in the versions, in lexicon order."""
+    return list(_options(versions, group.key, client_mode))
+
+
+@lru_cache(maxsize=None)
+def _options(versions: tuple[str, ...], group_key: str, client_mode: str | None) -> tuple[Option, ...]:
+    lex = lexicon()
+    group = lex.group(group_key)
+    found = [Option("standard", k, h) for k, c in lex.properties.items()
+             if (h := common_home(versions, group, c)) is not None]
+    if "IFC2X3" not in versions:
+        found += [Option("quantity", k, h) for k, c in lex.quantities.items()
+                  if (h := common_home(versions, group, c)) is not None]
+    found += [Option("attribute", k) for k, a in lex.attributes.items() if _attribute_fits(group, a, versions)]
+    if client_mode:
+        found += [Option(client_mode, k) for k, p in lex.client_properties.items()
+                  if group.domain in p.domains and _client_fits(p, versions)]
+    return tuple(found)
+
+
+def concept_of(option: Option) -> Concept:
+    lex = lexicon()
+    return lex.quantities[option.key] if option.source == "quantity" else lex.properties[option.key]
+
+
+def _measure(rng: random.Random, setting: Setting, typical, integer: bool) -> tuple[Value, str | None]:
+    unit_key = typical.unit
+    if unit_key and not setting.conversions and unit_key not in PLAIN_UNITS:
+        return Presence(), None
+    unit = lexicon().units[unit_key] if unit_key else None
+    if typical.low is None:
+        return positive(unit, integer), None
+    for _ in range(RANGE_DRAWS):
+        drawn = sample_range(rng, typical, unit, integer)
+        if drawn is not None:
+            return drawn, unit_key
+    return Presence(), None
+
+
+def _enumeration(rng: random.Random, setting: Setting, concept: Concept, home: Home) -> Value:
+    known = [(v, w) for v, w in concept.enumeration if v in home.enum_values]
+    if len(known) >= 2 and rng.random() < 0.4:
+        chosen = sorted(rng.sample(known, 2), key=known.index)
+        return OneOf(tuple(v for v, _ in chosen), tuple(w for _, w in chosen))
+    weights = [3 if i < 2 else 1 for i in range(len(known))]  # the everyday values first (new, existing)
+    if any(spelled_otherwise(v, w) for v, w in known) and rng.random() < setting.hard:
+        weights = [int(spelled_otherwise(v, w)) for v, w in known]
+    value, words = rng.choices(known, weights)[0]
+    return Equals(value, words)
+
+
+def _codes(rng: random.Random, codes: tuple[str, ...]) -> Value:
+    if len(codes) >= 3 and rng.random() < 0.45:
+        chosen = sorted(rng.sample(range(len(codes)), rng.choice((2, 3))))
+        return OneOf(tuple(codes[i] for i in chosen), (None,) * len(chosen))
+    return Equals(rng.choice(codes))
+
+
+def concept_value(rng: random.Random, setting: Setting, concept: Concept, home: Home,
+                  group: Group) -> tuple[Value, str | None]:
+    """A value for a standard property or quantity, and the unit it is written in (None: no unit)."""
+    roll = rng.random()
+    if concept.kind in ("measure", "count") and concept.typical and roll < 0.75:
+        typical = concept.typical_for(group) or replace(concept.typical, low=None, high=None)
+        return _measure(rng, setting, typical, concept.kind == "count")
+    if concept.kind == "enumeration" and concept.enumeration:
+        return _enumeration(rng, setting, concept, home), None
+    if concept.kind == "boolean" and roll < 0.7:
+        answer = concept.answer_of(group, rng.random())
+        return Equals("true" if answer else "false", concept.true if answer else concept.false), None
+    if concept.kind == "label" and concept.codes and roll < 0.7:
+        return _codes(rng, concept.codes), None
+    if concept.kind == "identifier" and roll < 0.35:
+        return sample_format(rng), None
+    return Presence(), None
+
+
+def _standard(rng: random.Random, setting: Setting, versions, group: Group, option: Option) -> Requirement:
+    concept = concept_of(option)
+    value, unit_key = concept_value(rng, setting, concept, option.home, group)
+    traps = home_traps(versions[0], option.home, concept.quantity)
+    if isinstance(value, (Equals, OneOf)) and concept.kind == "enumeration":
+        traps += enum_trap(versions[0], option.home)
+    return Requirement(option.source, option.key, Text.same(option.home.pset), Text.same(option.home.name),
+                       option.home.data_type, value, traps=traps + unit_trap(unit_key, option.home.data_type))
+
+
+def _attribute(rng: random.Random, option: Option) -> Requirement:
+    attribute = lexicon().attributes[option.key]
+    value = sample_format(rng) if "pattern" in attribute.values and rng.random() < 0.6 else Presence()
+    return Requirement("attribute", option.key, None, Text.same(attribute.name), None, value)
+
+
+def client_value(rng: random.Random, setting: Setting, prop: ClientProperty) -> tuple[Value, str | None]:
+    way = rng.choice(prop.values)
+    if way == "code":
+        return sample_format(rng), None
+    if way == "enumeration":
+        return _codes(rng, prop.codes), None
+    if way == "boolean":
+        return Equals(rng.choice(("true", "true", "false"))), None
+    if way == "bounds":
+        return _measure(rng, setting, prop.typical, prop.kind == "integer")
+    return Presence(), None
+
+
+def _client(rng: random.Random, setting: Setting, option: Option, client_set: Text | None) -> Requirement:
+    prop = lexicon().client_properties[option.key]
+    name = Text(prop.names.en[0], prop.names.ja[0])
+    pset = client_set if option.source == "client" else None
+    if rng.random() < setting.prohibited_requirement:  # a property the client retires: it must not be given
+        return Requirement(option.source, option.key, pset, name, prop.data_type, Presence(), "prohibited")
+    value, unit_key = client_value(rng, setting, prop)
+    return Requirement(option.source, option.key, pset, name, prop.data_type, value,
+                       traps=unit_trap(unit_key, prop.data_type))
+
+
+def requirement(rng: random.Random, setting: Setting, versions: tuple[str, ...], group: Group, option: Option,
+                client_set: Text | None) -> Requirement:
+    """One requirement for the option, with its value and cardinality."""
+    if option.source in ("standard", "quantity"):
+        found = _standard(rng, setting, versions, group, option)
+    elif option.source == "attribute":
+        found = _attribute(rng, option)
+    else:
+        found = _client(rng, setting, option, client_set)
+    if not isinstance(found.value, Presence) and rng.random() < setting.optional_requirement:
+        return Requirement(**{**found.__dict__, "cardinality": "optional"})
+    return found

@@ -1,0 +1,158 @@
+"""Values a request states and the gold writes: numbers in practitioners' units and in SI, bounds, formats.
+
+Numbers are exact fractions throughout. A value is only offered when its SI form is a short exact decimal
+(900 mm -> 0.9, 20 °C -> 293.15, 1800 m³/h -> 0.5): a gold never depends on how a converted value is
+rounded.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+
+from .lexicon import Typical, Unit
+
+MAX_DIGITS = 9  # significant digits of an SI literal; longer conversions are not offered
+PHRASES = {None: ("at least", "at least", "at most", "at most", "more than", "less than", "between"),
+           "min": ("at least", "at least", "at least", "more than", "between"),
+           "max": ("at most", "at most", "at most", "less than", "between")}
+BOUND_FACETS = {"at least": "minInclusive", "more than": "minExclusive", "at most": "maxInclusive",
+                "less than": "maxExclusive"}
+
+
+def decimal_text(value: Fraction) -> str | None:
+    """The shortest plain decimal of an exact value (no exponent, no trailing zeros), or None when the
+    value has no finite decimal of at most MAX_DIGITS significant digits."""
+    denominator = value.denominator
+    for prime in (2, 5):
+        while denominator % prime == 0:
+            denominator //= prime
+    if denominator != 1:
+        return None
+    text = format(Decimal(value.numerator) / Decimal(value.denominator), "f")
+    text = text.rstrip("0").rstrip(".") if "." in text else text
+    digits = text.replace("-", "").replace(".", "").lstrip("0")
+    return text if len(digits) <= MAX_DIGITS else None
+
+
+def to_si(value: Fraction, unit: Unit | None) -> Fraction:
+    return value if unit is None else value * unit.factor + unit.offset
+
+
+def sample_number(rng: random.Random, typical: Typical) -> Fraction:
+    steps = int((typical.high - typical.low) / typical.step)
+    return typical.low + typical.step * rng.randint(0, steps)
+
+
+@dataclass(frozen=True)
+class Bound:
+    facet: str  # minInclusive | minExclusive | maxInclusive | maxExclusive
+    shown: Fraction  # as the request writes it, in `unit`
+    si: str  # as the gold writes it
+
+
+@dataclass(frozen=True)
+class Range:
+    """Numeric bounds; `phrase` is how the request words them (at least, more than, at most, less than,
+    between, positive)."""
+
+    phrase: str
+    bounds: tuple[Bound, ...]
+    unit: Unit | None
+    base: str  # xs:double | xs:integer
+
+
+def _bound(facet: str, shown: Fraction, unit: Unit | None) -> Bound | None:
+    si = decimal_text(to_si(shown, unit))
+    return Bound(facet, shown, si) if si is not None else None
+
+
+def sample_range(rng: random.Random, typical: Typical, unit: Unit | None, integer: bool) -> Range | None:
+    """A bound a brief would set on the value, or None when the drawn number does not convert exactly."""
+    phrase = rng.choice(PHRASES[typical.bound])
+    a, b = sorted((sample_number(rng, typical), sample_number(rng, typical)))
+    if phrase == "between":
+        if a == b:
+            return None
+        bounds = (_bound("minInclusive", a, unit), _bound("maxInclusive", b, unit))
+    else:
+        bounds = (_bound(BOUND_FACETS[phrase], a, unit),)
+    if any(x is None for x in bounds):
+        return None
+    return Range(phrase, bounds, unit, "xs:integer" if integer else "xs:double")
+
+
+def positive(unit: Unit | None, integer: bool) -> Range:
+    """The check a take-off makes where no range is known: the value is greater than zero."""
+    return Range("positive", (Bound("minExclusive", Fraction(0), "0"),), unit, "xs:integer" if integer else "xs:double")
+
+
+def shift_range(rng: random.Random, old: Range, typical: Typical) -> Range | None:
+    """The same kind of bound with another value (a revision that tightens or relaxes a limit)."""
+    if typical is None:
+        return None
+    for _ in range(8):
+        new = sample_range(random.Random(rng.random()), typical, old.unit, old.base == "xs:integer")
+        if new is not None and new.phrase == old.phrase and new.bounds != old.bounds:
+            return new
+    return None
+
+
+@dataclass(frozen=True)
+class Token:
+    kind: str  # literal | digits | letters | storey
+    text: str = ""
+    count: int = 0
+
+    def regex(self) -> str:
+        if self.kind == "literal":
+            return self.text
+        if self.kind in ("digits", "letters"):  # one character is written bare: [A-Z], not [A-Z]{1}
+            chars = "[0-9]" if self.kind == "digits" else "[A-Z]"
+            return chars if self.count == 1 else f"{chars}{{{self.count}}}"
+        return "([0-9]{2}|B[1-3])"
+
+    def example(self, rng: random.Random) -> str:
+        if self.kind == "literal":
+            return self.text
+        if self.kind == "digits":
+            return "".join(rng.choice("0123456789") for _ in range(self.count))
+        if self.kind == "letters":
+            return "".join(rng.choice("ABCDEFGHJKLMNPRSTUVW") for _ in range(self.count))
+        return rng.choice(("01", "02", "03", "12", "B1", "B2"))
+
+
+@dataclass(frozen=True)
+class Format:
+    """A described format (the request says it in words with an example; the gold writes the pattern)."""
+
+    tokens: tuple[Token, ...]
+    examples: tuple[str, ...]
+
+    @property
+    def regex(self) -> str:
+        return "".join(t.regex() for t in self.tokens)
+
+
+PREFIXES = ("A", "B", "C", "D", "E", "F", "M", "P", "R", "S", "T", "W", "AH", "DB", "FD", "FM", "EL", "PU",
+            "ST", "WC", "BR", "MH", "KB", "SG")
+
+
+def _shapes(rng: random.Random) -> list[tuple[Token, ...]]:
+    prefix = Token("literal", rng.choice(PREFIXES))
+    dash = Token("literal", "-")
+    return [
+        (prefix, dash, Token("digits", count=rng.choice((3, 4)))),
+        (prefix, dash, Token("digits", count=2), dash, Token("digits", count=3)),
+        (Token("storey"), dash, Token("digits", count=3)),
+        (Token("letters", count=2), dash, Token("digits", count=rng.choice((3, 4)))),
+        (prefix, Token("digits", count=rng.choice((3, 4)))),
+        (prefix, dash, Token("digits", count=3), dash, Token("letters", count=1)),
+    ]
+
+
+def sample_format(rng: random.Random) -> Format:
+    tokens = rng.choice(_shapes(rng))
+    examples = tuple(dict.fromkeys("".join(t.example(rng) for t in tokens) for _ in range(2)))
+    return Format(tokens, examples)

@@ -1,0 +1,97 @@
+"""The trade-word lexicon against ifcopenshell: every IFC name, the versions it holds in, and its data types."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from idsbench.synth import vocab
+from idsbench.synth.lexicon import lexicon
+from idsbench.vocabulary.psets import property_sets
+from idsbench.vocabulary.schema import SCHEMAS, schema_vocabulary
+
+LEX = lexicon()
+JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
+
+
+@pytest.mark.parametrize("group", LEX.groups, ids=[g.key for g in LEX.groups])
+def test_a_group_lists_exactly_the_versions_its_class_and_type_exist_in(group):
+    assert tuple(v for v in SCHEMAS if vocab.group_exists(v, group)) == group.versions
+    assert set(group.skip_versions) <= set(group.versions)
+
+
+def test_group_keys_are_unique_and_every_group_is_usable_somewhere():
+    keys = [g.key for g in LEX.groups]
+    assert len(keys) == len(set(keys))
+    assert [g.key for g in LEX.groups if set(g.versions) <= set(g.skip_versions)] == []
+
+
+def _homes(concept):
+    return [(v, g, h) for g in LEX.groups for v in g.versions if (h := vocab.home(v, g, concept)) is not None]
+
+
+@pytest.mark.parametrize("key", sorted(LEX.properties) + sorted(f"qto:{k}" for k in LEX.quantities))
+def test_every_concept_has_a_home_with_its_declared_types_and_names(key):
+    concept = LEX.quantities[key[4:]] if key.startswith("qto:") else LEX.properties[key]
+    homes = _homes(concept)
+    assert homes, f"{key} has no home among the lexicon's groups"
+    assert {h.data_type for _, _, h in homes} <= set(vocab.expected_types(concept))
+    assert {h.name for _, _, h in homes} <= set(concept.names)
+    for version, _, home in homes:  # the home is a property of that name and type in ifcopenshell's template
+        prop = property_sets(version, "latest")[home.pset].properties[home.name]
+        assert prop.data_types[0] == home.data_type
+
+
+@pytest.mark.parametrize("key", sorted(k for k, c in LEX.properties.items() if c.enumeration))
+def test_enumerated_values_are_the_templates_own(key):
+    concept = LEX.properties[key]
+    for version, group, home in _homes(concept):
+        known = [value for value, _ in concept.enumeration if value in home.enum_values]
+        assert len(known) >= 1, (version, group.key, home)
+    every = {v for _, _, h in _homes(concept) for v in h.enum_values}
+    assert {value for value, _ in concept.enumeration} <= every
+
+
+def test_restrictions_name_real_sets_classes_and_units():
+    sets = {s for v in SCHEMAS for s in property_sets(v, "latest")}
+    classes = {g.ifc_class for g in LEX.groups} | {g.key for g in LEX.groups}
+    for concept in (*LEX.properties.values(), *LEX.quantities.values()):
+        assert set(concept.sets) <= sets, concept.key
+        assert set(concept.classes) <= classes, concept.key
+        assert set(concept.domains) <= {"architectural", "structural", "mep", "civil"}, concept.key
+        typical = concept.typical
+        assert typical is None or typical.unit is None or typical.unit in LEX.units, concept.key
+        assert all(t.unit is None or t.unit in LEX.units for _, t in concept.ranges), concept.key
+
+
+def test_client_properties_have_data_types_and_units_of_the_standard():
+    for prop in LEX.client_properties.values():
+        assert prop.data_type in schema_vocabulary("IFC4").data_types, prop.key
+        assert prop.typical is None or prop.typical.unit is None or prop.typical.unit in LEX.units
+        assert set(prop.domains) <= {"architectural", "structural", "mep", "civil"}
+
+
+def test_attributes_exist_on_the_classes_they_are_offered_for():
+    for attribute in LEX.attributes.values():
+        holders = [g for g in LEX.groups if (g.ifc_class == "IFCSPACE") == (attribute.applies == "space")]
+        assert any(vocab.has_attribute(v, g.ifc_class, attribute.name) for g in holders for v in g.versions)
+
+
+def test_every_entry_has_phrasings_in_both_languages_and_japanese_is_japanese():
+    words = [g.words for g in LEX.groups] + [c.words for c in (*LEX.properties.values(), *LEX.quantities.values())]
+    words += [a.words for a in LEX.attributes.values()] + [p.words for p in LEX.client_properties.values()]
+    assert all(w.en and w.ja for w in words)
+    assert [w.ja for w in words if not all(JAPANESE.search(p) for p in w.ja if not p.isascii())] == []
+    assert [w.en for w in words if any(JAPANESE.search(p) for p in w.en)] == []
+
+
+def test_japanese_boolean_items_are_asked_as_questions_or_as_presence():
+    phrases = [p for c in LEX.properties.values() if c.kind == "boolean" for p in c.words.ja]
+    assert [p for p in phrases if not p.endswith(("か", "有無"))] == []
+
+
+def test_boolean_answers_read_as_written():
+    assert LEX.properties["Combustible"].answer == "false" and LEX.properties["IsExternal"].answer == "either"
+    shear = LEX.group("IFCWALL/SHEAR")
+    assert all(LEX.properties["LoadBearing"].answer_of(shear, draw) for draw in (0.1, 0.9))
+    assert not any(LEX.properties["Combustible"].answer_of(shear, draw) for draw in (0.1, 0.9))

@@ -1,0 +1,50 @@
+"""The two languages of a task: the same gold up to localized names, the same shared choices."""
+from __future__ import annotations
+
+from idsbench.dataset.ids_analysis import parity_problems
+from idsbench.synth import render_en, render_ja
+from idsbench.synth.gold import gold_ids
+from idsbench.synth.request import user_messages
+from idsbench.synth.sample import sample_task
+
+
+def test_english_and_japanese_golds_differ_only_in_localized_names():
+    for index in range(18):
+        plan = sample_task(8, index, "mixed")
+        for turn in plan.turns:
+            assert parity_problems(gold_ids(plan, turn, "en"), gold_ids(plan, turn, "ja")) == [], index
+
+
+def test_the_languages_draw_shared_choices_from_lists_of_equal_length():
+    assert {d: len(p) for d, p in render_en.PURPOSES.items()} == {d: len(p) for d, p in render_ja.PURPOSES.items()}
+    assert len(render_en.NOISE) == len(render_ja.NOISE)
+
+
+def test_every_request_starts_with_its_header_and_revisions_name_a_new_version():
+    for index in range(24):
+        plan = sample_task(9, index, "hard")
+        for language in ("en", "ja"):
+            messages = user_messages(plan, language)
+            assert len(messages) == len(plan.turns)
+            assert messages[0].startswith(f"IDS Version: {' '.join(plan.turns[0].versions)}\nfilename: ")
+            for before, after, text in zip(plan.turns, plan.turns[1:], messages[1:]):
+                assert text.startswith("IDS Version:") == (before.versions != after.versions)
+
+
+def test_a_value_is_named_in_the_words_of_its_own_item():
+    """Two flags that are both true in one request each read as their own answer ("external", "load-bearing")."""
+    from idsbench.synth.plan import Equals
+    from idsbench.synth.render import voice
+    from idsbench.synth.request import WRITERS
+
+    checked = 0
+    for index in range(30):
+        plan = sample_task(5, index, "hard")
+        for language in ("en", "ja"):
+            v = voice(plan, language)
+            for req in (r for s in plan.turns[0].specs for r in s.requirements):
+                if isinstance(req.value, Equals) and req.value.words and req.cardinality != "prohibited":
+                    text = WRITERS[language].clause(v, req)
+                    assert any(w in text for w in req.value.words.of(language)), (index, language, text)
+                    checked += 1
+    assert checked > 20

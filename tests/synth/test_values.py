@@ -1,0 +1,41 @@
+"""Numbers, conversions and formats: what the request writes and what the gold writes."""
+from __future__ import annotations
+
+import random
+import re
+from fractions import Fraction
+
+import pytest
+
+from idsbench.synth.lexicon import lexicon
+from idsbench.synth.values import decimal_text, sample_format, to_si
+
+UNITS = lexicon().units
+
+
+@pytest.mark.parametrize("value, text", [
+    (Fraction(9, 10), "0.9"), (Fraction(24000), "24000"), (Fraction(0), "0"), (Fraction(-5, 2), "-2.5"),
+    (Fraction(1, 3), None), (Fraction(1, 3600), None), (Fraction(123456789, 10**12), "0.000123456789"),
+    (Fraction(1234567891, 10**12), None),
+])
+def test_decimal_text_is_the_shortest_plain_decimal_or_none(value, text):
+    assert decimal_text(value) == text
+
+
+@pytest.mark.parametrize("shown, unit, si", [
+    ("900", "mm", "0.9"), ("20", "degC", "293.15"), ("1800", "m3/h", "0.5"), ("24", "t", "24000"),
+    ("40", "percent", "0.4"), ("24", "MPa", "24000000"), ("2.5", "kW", "2500"), ("50", "L", "0.05"),
+    ("30", "min", "1800"), ("0.25", "W/m2K", "0.25"),
+])
+def test_units_convert_to_si_exactly(shown, unit, si):
+    assert decimal_text(to_si(Fraction(shown), UNITS[unit])) == si
+
+
+def test_a_format_regex_matches_its_examples_and_not_a_near_miss():
+    rng = random.Random(0)
+    for _ in range(200):
+        found = sample_format(rng)
+        for example in found.examples:
+            assert re.fullmatch(found.regex, example), (found.regex, example)
+            assert not re.fullmatch(found.regex, example + "0")
+        assert "{1}" not in found.regex  # one character is written bare, as people write it
