@@ -114,3 +114,29 @@ def solver_summary(sc: Scenario) -> list[dict]:
     current = content_hash(sc)
     return [x for r in rounds or [] if isinstance(r, dict) and r.get("data") == current
             for x in r.get("results") or [] if isinstance(x, dict)]
+
+
+def card_figures(scenarios: list[Scenario]) -> dict[str, str]:
+    """The version-3 figures the dataset card quotes: the blind solvers' results on the final versions."""
+    results = [x for sc in scenarios for x in solver_summary(sc)]
+    misses = [m for x in results for m in x.get("misses") or [] if isinstance(m, dict)]
+    judged = {j: sum(m.get("judgement") == j for m in misses) for j in JUDGEMENTS}
+    n = len(results) or 1
+    return {
+        "adv_answers": str(len(results)),
+        "adv_examples": str(len({x.get("example") for x in results})),
+        "adv_solvers": str(len({x.get("solver") for x in results})),
+        "adv_facet_score": f"{100 * sum(float(x.get('facet_f1') or 0) for x in results) / n:.1f}",
+        "adv_content": f"{100 * sum(float(x.get('content') or 0) for x in results) / n:.1f}",
+        "adv_misses": str(len(misses)),
+        "adv_model_error": f"{judged.get('model_error', 0) / (len(misses) or 1):.0%}",
+        "adv_fixed_form": f"{judged.get('fixed_form', 0) / (len(misses) or 1):.0%}",
+        "adv_data_problem": str(judged.get("data_problem", 0)),
+        "adv_rounds": str(sum(len(_rounds(sc)) for sc in scenarios)),
+    }
+
+
+def _rounds(sc: Scenario) -> list:
+    record = sc.meta.get("review", {}).get("adversarial")
+    rounds = record.get("rounds") if isinstance(record, dict) else None
+    return rounds if isinstance(rounds, list) else []

@@ -9,6 +9,7 @@ from typing import Optional
 
 from idsbench.locations import find_checkout
 
+from . import adversarial
 from . import composition as comp
 from .card import render_card
 from .golds import parse_gold
@@ -155,7 +156,8 @@ def render_outputs(root: Path, scenarios: list[Scenario]) -> dict[str, bytes]:
     files = render_jsonl(records)
     configs = configs_present(list(files))
     files[".huggingface.yaml"] = hub_yaml(configs).encode("utf-8")
-    card = render_card(root, records, composition_of(root, scenarios), card_yaml(configs))
+    card = render_card(root, records, composition_of(root, scenarios), card_yaml(configs),
+                       adversarial.card_figures(scenarios))
     files["dataset_card.md"] = card.encode("utf-8")
     return files
 

@@ -59,7 +59,8 @@ def configs_table(records: list[dict]) -> str:
     return "\n".join(["| config | examples selected | rows |", "|---|---|---:|", *rows])
 
 
-def render_card(root: Path, records: list[dict], composition: comp.Composition, yaml_text: str) -> str:
+def render_card(root: Path, records: list[dict], composition: comp.Composition, yaml_text: str,
+                figures: dict[str, str] | None = None) -> str:
     template = (root / TEMPLATE).read_text(encoding="utf-8")
     values = {
         "n_examples": str(len(records)),
@@ -70,6 +71,7 @@ def render_card(root: Path, records: list[dict], composition: comp.Composition, 
         "configs_table": configs_table(records),
         "official_hub_id": OFFICIAL_HUB_ID,
         **authoring.card_figures(records),
+        **(figures or {}),
     }
     # Placeholders are lowercase ({{name}}), so BibTeX's {{ONESTRUCTION}} passes through untouched.
     unknown = sorted(set(PLACEHOLDER_RE.findall(template)) - set(values))

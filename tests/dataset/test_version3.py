@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import ishigaki_ids_bench as bench
-from idsbench.dataset import gates
+from idsbench.dataset import adversarial, gates
 from idsbench.dataset.review3 import content_hash
 from idsbench.dataset.scenarios import read_all
 from idsbench.dataset.steering import steering_in
@@ -196,3 +196,20 @@ def test_the_package_names_its_functions_after_their_modules_are_imported():
     from idsbench.dataset import build, load
 
     assert callable(build) and callable(load) and build is bench.build and load is bench.load
+
+
+def test_the_card_figures_count_only_the_final_versions_answers(checkout):
+    meta = review(checkout)
+    rounds = meta["review"]["adversarial"]["rounds"]
+    stale = json.loads(json.dumps(rounds[0]))
+    stale.update(round=0, data="000000000000")
+    for result in stale["results"]:
+        result.update(facet_f1=0.0, content=0)
+    meta["review"]["adversarial"]["rounds"] = [stale, *rounds]
+    write_review(checkout, meta)
+    sc = next(s for s in read_all(checkout)[0] if s.scenario_id == "s004")
+    final = rounds[0]["results"]
+    figures = adversarial.card_figures([sc])
+    assert figures["adv_rounds"] == "2" and figures["adv_answers"] == str(len(final))
+    assert figures["adv_facet_score"] == f"{100 * sum(r['facet_f1'] for r in final) / len(final):.1f}"
+    assert figures["adv_data_problem"] == "0"
