@@ -84,6 +84,7 @@ class Concept:
     excluded: tuple[str, ...] = ()  # group keys of listed classes the concept makes no sense for
     words_for: tuple[tuple[str, Words], ...] = ()  # (group key or class, the trade's own words for it there)
     norms: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (jurisdiction, its codes): a standard's classes
+    not_with: tuple[str, ...] = ()  # concepts a brief does not ask of the same group beside this one
 
     def available(self, jurisdiction: str | None) -> bool:
         """A standard's classes are asked only where the task's jurisdiction has them (None: any)."""
@@ -213,7 +214,8 @@ def _concept(key: str, entry: Mapping, quantity: bool) -> Concept:
                    answer=str(entry.get("answer", "true")).lower(), ranges=ranges,  # YAML reads false as a bool
                    answer_for=tuple(entry.get("answer_for", {}).items()), excluded=tuple(entry.get("excluded", ())),
                    words_for=tuple((k, _words(w)) for k, w in entry.get("words_for", {}).items()),
-                   norms=tuple((k, tuple(v)) for k, v in entry.get("norms", {}).items()))
+                   norms=tuple((k, tuple(v)) for k, v in entry.get("norms", {}).items()),
+                   not_with=tuple(entry.get("not_with", ())))
 
 
 def _unit(key: str, entry: Mapping) -> Unit:

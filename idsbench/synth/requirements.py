@@ -66,6 +66,16 @@ def _options(versions: tuple[str, ...], group_key: str, client_mode: str | None,
     return tuple(found)
 
 
+def clashes(option: Option, keys: set[str]) -> bool:
+    """The option is a standard property a brief does not ask beside one already asked of the group (a
+    concrete cover beside the cover to the main bars), either way round."""
+    props = lexicon().properties
+    if option.source != "standard":
+        return False
+    return bool(set(props[option.key].not_with) & keys) or any(
+        option.key in props[k].not_with for k in keys if k in props)
+
+
 def concept_of(option: Option) -> Concept:
     lex = lexicon()
     return lex.quantities[option.key] if option.source == "quantity" else lex.properties[option.key]

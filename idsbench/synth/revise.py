@@ -11,7 +11,7 @@ from dataclasses import replace
 
 from .lexicon import lexicon
 from .plan import Brief, Change, Equals, Requirement, SpecPlan, Text, Turn
-from .requirements import options, requirement
+from .requirements import clashes, options, requirement
 from .settings import Setting
 from .narrow import fits
 from .traps import enum_trap, home_traps
@@ -36,7 +36,8 @@ def _add(rng, setting, turn: Turn, brief: Brief) -> Turn | None:
     spec = turn.specs[index]
     taken = {r.name.en for r in spec.requirements} | ({spec.filter.name.en} if spec.filter else set())
     pool = [o for o in options(turn.versions, spec.group, brief.client_mode, brief.jurisdiction)
-            if (o.home.name if o.home else o.key) not in taken and o.source != "attribute"]
+            if (o.home.name if o.home else o.key) not in taken and o.source != "attribute"
+            and not clashes(o, {r.key for r in spec.requirements})]
     if not pool:
         return None
     added = requirement(rng, setting, turn.versions, spec.group, rng.choice(pool), brief)

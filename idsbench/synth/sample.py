@@ -12,7 +12,7 @@ from functools import lru_cache
 from .hard import home_kinds, shared_set, spelled_otherwise
 from .lexicon import Group, lexicon
 from .plan import Brief, SpecPlan, TaskPlan, Text, Turn
-from .requirements import Option, concept_of, options, requirement
+from .requirements import Option, clashes, concept_of, options, requirement
 from .narrow import narrowing
 from .revise import revise
 from .settings import SETTINGS, Setting, difficulty_of
@@ -122,7 +122,7 @@ def _pick(rng: random.Random, setting: Setting, versions, pool: list[Option], co
         weights.pop(index)
         hard.pop(index)
         name = option.home.name if option.home else option.key
-        if name not in names:
+        if name not in names and not clashes(option, {o.key for o in chosen}):
             names.add(name)
             chosen.append(option)
     return chosen

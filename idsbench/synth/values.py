@@ -76,6 +76,8 @@ def sample_range(rng: random.Random, typical: Typical, unit: Unit | None, intege
         if a == b:
             return None
         bounds = (_bound("minInclusive", a, unit), _bound("maxInclusive", b, unit))
+    elif (phrase, a) in (("more than", typical.high), ("less than", typical.low)):
+        return None  # "less than 300 mm" of 300-1200 mm panels: a limit outside the range a brief writes in
     else:
         bounds = (_bound(BOUND_FACETS[phrase], a, unit),)
     if any(x is None for x in bounds):

@@ -99,3 +99,28 @@ def test_the_purpose_fits_every_group_of_the_request():
         families = {s.group.family for s in plan.turns[0].specs}
         if "bridge-inspection" in purposes(plan):
             assert families == {"bridge"}, plan.index
+
+
+def test_no_group_is_asked_two_items_a_brief_keeps_apart():
+    props = lexicon().properties
+    apart = 0
+    for plan in plans():
+        for turn in plan.turns:
+            for spec in turn.specs:
+                keys = {r.key for r in spec.requirements if r.source == "standard"}
+                assert not any(set(props[k].not_with) & keys for k in keys), plan.index
+                apart += "ConcreteCover" in keys
+    assert apart > 0
+
+
+def test_a_one_sided_limit_lies_inside_the_range_a_brief_writes_in():
+    from idsbench.synth.values import Range
+
+    for plan in plans():
+        for spec, req in _requirements(plan):
+            if not isinstance(req.value, Range) or req.source not in ("standard",):
+                continue
+            typical = lexicon().properties[req.key].typical_for(spec.group)
+            shown = req.value.bounds[0].shown
+            assert not (req.value.phrase == "more than" and typical and shown >= typical.high), plan.index
+            assert not (req.value.phrase == "less than" and typical and shown <= typical.low), plan.index
