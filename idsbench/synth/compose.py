@@ -21,10 +21,12 @@ def conventions(v: Voice, plan: TaskPlan, w: ModuleType) -> str:
         lines.append(v.pick("standard", w.STANDARD))
     if not plan.spelled and plan.uses("quantity"):
         lines.append(v.pick("quantities", w.QUANTITIES))
-    if plan.client_set:
+    if plan.client_set and client_rows(plan):  # the sentence points to the dictionary: only with one
         lines.append(v.pick("client", w.CLIENT_SET).format(name=plan.client_set.of(v.language)))
     if plan.uses("any-set"):
         lines.append(v.pick("anyset", w.ANY_SET))
+    if plan.normed():  # whose standards the grades and classes are: one jurisdiction per task
+        lines.append(v.pick("norms", w.NORMS[plan.jurisdiction]))
     return w.SEPARATOR.join(lines)
 
 
@@ -42,8 +44,25 @@ def dictionary(v: Voice, plan: TaskPlan, version: str, w: ModuleType) -> str:
     return "\n".join(lines)
 
 
+# Purposes per domain, each with the families of groups it fits (None: every group of the domain).
+PURPOSES = {
+    "architectural": (("design-check", None), ("fm-handover", None), ("fire-review", None), ("access-review", ("access",))),
+    "structural": (("structural-check", None), ("fabrication", None), ("take-off", None)),
+    "mep": (("commissioning", None), ("fire-equipment", ("fire",)), ("maintenance-register", None)),
+    "civil": (("civil-register", None), ("road-register", ("road", "drainage")), ("bridge-inspection", ("bridge",)),
+              ("earthworks-check", ("earthworks",)), ("drainage-register", ("drainage",)),
+              ("track-register", ("track",))),
+}
+
+
+def purposes(plan: TaskPlan) -> tuple[str, ...]:
+    """The purposes that fit every group the request is about (a bridge database holds no manholes)."""
+    families = {s.group.family for s in plan.turns[0].specs}
+    return tuple(p for p, fit in PURPOSES[plan.domain] if fit is None or families <= set(fit))
+
+
 def letter(v: Voice, plan: TaskPlan, turn: Turn, w: ModuleType) -> str:
-    purpose = v.shared("purpose", w.PURPOSES[plan.domain])
+    purpose = w.PURPOSES[v.shared("purpose", purposes(plan))]
     numbered = v.pick("numbered", (True, False))
     body = [w.spec_paragraph(v, s, turn.versions[0]) for s in turn.specs]
     parts = [v.pick("opening", w.OPENINGS).format(purpose=purpose), conventions(v, plan, w),

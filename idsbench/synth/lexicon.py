@@ -50,6 +50,7 @@ class Group:
     skip_versions: tuple[str, ...]
     domain: str
     words: Words
+    family: str | None = None  # the kind of asset, for the purposes that fit it
 
     @property
     def key(self) -> str:
@@ -79,12 +80,33 @@ class Concept:
     domains: tuple[str, ...] = ()  # when given, the only trades whose requests use the concept
     answer: str = "true"  # booleans: the answer a brief asks for (true | false | either)
     answer_for: tuple[tuple[str, bool], ...] = ()  # (group key or class, the only sensible answer)
-    ranges: tuple[tuple[str, Typical], ...] = ()  # (group key or class, the range for it)
+    ranges: tuple[tuple[str, Typical], ...] = ()  # (group key, the range for it)
+    excluded: tuple[str, ...] = ()  # group keys of listed classes the concept makes no sense for
+    words_for: tuple[tuple[str, Words], ...] = ()  # (group key or class, the trade's own words for it there)
+    norms: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (jurisdiction, its codes): a standard's classes
+    not_with: tuple[str, ...] = ()  # concepts a brief does not ask of the same group beside this one
+
+    def available(self, jurisdiction: str | None) -> bool:
+        """A standard's classes are asked only where the task's jurisdiction has them (None: any)."""
+        return not self.norms or jurisdiction is None or jurisdiction in dict(self.norms)
+
+    def codes_for(self, jurisdiction: str | None) -> tuple[str, ...]:
+        return dict(self.norms).get(jurisdiction, ()) if self.norms else self.codes
 
     def fits(self, group: Group) -> bool:
-        if self.domains and group.domain not in self.domains:
+        if self.domains and group.domain not in self.domains or group.key in self.excluded:
             return False
+        if self.kind == "boolean" and self.decided(group):
+            return False  # the group's name answers it ("roofs", "shear walls"): no brief asks
         return not self.classes or group.ifc_class in self.classes or group.key in self.classes
+
+    def decided(self, group: Group) -> bool:
+        return bool({group.key, group.ifc_class} & dict(self.answer_for).keys())
+
+    def words_of(self, group: Group) -> Words:
+        """The item's words for the group: a subtype's own where the trade says it differently."""
+        found = dict(self.words_for)
+        return found.get(group.key) or found.get(group.ifc_class) or self.words
 
     def answer_of(self, group: Group, draw: float) -> bool:
         """A boolean's answer for the group: the only sensible one, else the concept's, else as drawn."""
@@ -95,12 +117,12 @@ class Concept:
         return {"true": True, "false": False}.get(self.answer, draw < 0.5)
 
     def typical_for(self, group: Group) -> Typical | None:
-        """The range for the group: its own, its class's, else the concept's (None: only "positive")."""
+        """The range for the group: its own (a culvert is no pipe), else the concept's; a quantity has none
+        of its own (None: only "positive")."""
         found = dict(self.ranges)
-        own = group.key if group.predefined_type else group.ifc_class  # joists are no girders: a kind's own range
-        if own in found:
-            return found[own]
-        return None if self.ranges or self.quantity else self.typical
+        if group.key in found:
+            return found[group.key]
+        return None if self.quantity else self.typical
 
 
 @dataclass(frozen=True)
@@ -170,7 +192,7 @@ def _typical(entry: Mapping | None) -> Typical | None:
 
 def _group(entry: Mapping) -> Group:
     return Group(entry["class"], entry.get("predefined_type"), tuple(entry["versions"]),
-                 tuple(entry.get("skip_versions", ())), entry["domain"], _words(entry))
+                 tuple(entry.get("skip_versions", ())), entry["domain"], _words(entry), entry.get("family"))
 
 
 def _flag(entry: Mapping, key: bool) -> Words | None:
@@ -183,13 +205,17 @@ def _concept(key: str, entry: Mapping, quantity: bool) -> Concept:
     enumeration = tuple((v, _words(w)) for v, w in values.items()) if isinstance(values, dict) else ()
     codes = () if isinstance(values, dict) else tuple(str(v) for v in values)
     kind = entry.get("kind", "measure" if entry.get("typical", {}).get("unit") else "count")
+
     ranges = tuple((k, _typical({**entry.get("typical", {}), **r})) for k, r in entry.get("ranges", {}).items())
     return Concept(key, tuple(entry.get("names", [key])), kind, tuple(entry.get("data_types", ())), _words(entry),
                    quantity=quantity, codes=codes, enumeration=enumeration, true=_flag(entry, True),
                    false=_flag(entry, False), typical=_typical(entry.get("typical")), sets=tuple(entry.get("sets", ())),
                    classes=tuple(entry.get("classes", ())), domains=tuple(entry.get("domains", ())),
                    answer=str(entry.get("answer", "true")).lower(), ranges=ranges,  # YAML reads false as a bool
-                   answer_for=tuple(entry.get("answer_for", {}).items()))
+                   answer_for=tuple(entry.get("answer_for", {}).items()), excluded=tuple(entry.get("excluded", ())),
+                   words_for=tuple((k, _words(w)) for k, w in entry.get("words_for", {}).items()),
+                   norms=tuple((k, tuple(v)) for k, v in entry.get("norms", {}).items()),
+                   not_with=tuple(entry.get("not_with", ())))
 
 
 def _unit(key: str, entry: Mapping) -> Unit:

@@ -22,11 +22,22 @@ FILTERS = {
                "IFCPUMP", "IFCFAN", "IFCBOILER", "IFCCHILLER", "IFCVALVE", "IFCLIGHTFIXTURE"),
 }
 FILTER_VALUES = ("NEW", "EXISTING", "TEMPORARY")  # the Status values a brief puts before a noun
+# Filters that contradict items a group may carry: "combustible walls" cannot be concrete walls, so a group
+# that concrete items fit (shear walls, parapets) is never narrowed by Combustible.
+CLASHES = {"Combustible": ("StrengthClass", "ExposureClass", "ReinforcementStrengthClass", "ConcreteCover",
+                           "ConcreteCoverAtMainBars", "ConcreteCoverAtLinks", "CastingMethod", "LiftingStrength",
+                           "FormStrippingStrength")}
+
+
+def _clashes(key: str, group: Group) -> bool:
+    props = lexicon().properties
+    return any(props[k].fits(group) for k in CLASHES.get(key, ()) if k in props)
 
 
 def fits(key: str, group: Group) -> bool:
     """Civil kinds (girder segments, pier stems) are not narrowed by building flags such as IsExternal."""
-    return group.ifc_class in FILTERS[key] and (key == "Status" or group.domain != "civil")
+    return (group.ifc_class in FILTERS[key] and (key == "Status" or group.domain != "civil")
+            and not _clashes(key, group))
 
 
 def narrowing(rng: random.Random, versions, group: Group, taken: set[str]) -> Requirement | None:

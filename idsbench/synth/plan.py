@@ -28,6 +28,16 @@ class Text:
 
 
 @dataclass(frozen=True)
+class Brief:
+    """What every item of a task draws from: the client's own properties (mode and set) and the one
+    jurisdiction whose standards give grades and classes (jp | intl)."""
+
+    client_mode: str | None  # client | any-set | None
+    client_set: Text | None
+    jurisdiction: str
+
+
+@dataclass(frozen=True)
 class Presence:
     """The item must be given (no value restriction)."""
 
@@ -57,6 +67,8 @@ class Requirement:
     value: Value
     cardinality: str = "required"  # required | optional | prohibited
     traps: tuple[Trap, ...] = ()
+    words: Words | None = None  # the item's words where the group's trade names it otherwise
+    normed: bool = False  # the value is a class of the task's jurisdiction's standards
 
     @property
     def facet(self) -> str:
@@ -118,6 +130,7 @@ class TaskPlan:
     spelled: bool  # the request spells IFC names (easy)
     client_set: Text | None
     slug: str
+    jurisdiction: str = "intl"
 
     @property
     def final(self) -> Turn:
@@ -129,6 +142,11 @@ class TaskPlan:
         found = [t for s in self.final.specs for t in s.traps(self.final.versions[0])]
         found += [t for turn in self.turns for change in turn.changes for t in change.moved]
         return tuple(dict.fromkeys(found))
+
+    def normed(self) -> bool:
+        """A value of a standard's classes is asked (the request then says whose standards)."""
+        return any(r.normed for turn in self.turns for s in turn.specs
+                   for r in s.requirements + ((s.filter,) if s.filter else ()))
 
     def uses(self, source: str) -> bool:
         return any(r.source == source for turn in self.turns for s in turn.specs

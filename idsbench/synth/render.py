@@ -80,9 +80,9 @@ def item_name(v: Voice, req: Requirement) -> str:
     if v.plan.spelled and req.source in ("standard", "quantity"):
         return f"{req.pset.en}.{req.name.en}"
     if req.source == "standard":
-        return v.words(("item", req.key), lex.properties[req.key].words)
+        return v.words(("item", req.key, req.words), req.words or lex.properties[req.key].words)
     if req.source == "quantity":
-        return v.words(("item", req.key), lex.quantities[req.key].words)
+        return v.words(("item", req.key, req.words), req.words or lex.quantities[req.key].words)
     if req.source == "attribute":
         return req.name.en if v.plan.spelled else v.words(("item", req.key), lex.attributes[req.key].words)
     return req.name.of(v.language)

@@ -6,13 +6,15 @@ from .plan import Change, Equals, OneOf, Presence, Requirement, SpecPlan, TaskPl
 from .render import Voice, filter_word, group_name, item_name, number, spelled_class, unit_symbol, value_word
 from .values import Format, Range, Token
 
-PURPOSES = {
-    "architectural": ("the design-stage model check", "the handover to the facility manager",
-                      "the fire-safety review", "the accessibility review"),
-    "structural": ("the structural design check", "the precast and steel fabrication hand-off",
-                   "the quantity take-off"),
-    "mep": ("the MEP commissioning hand-over", "the fire-safety review", "the asset register for maintenance"),
-    "civil": ("the road asset register", "the bridge inspection database", "the earthworks quantity check"),
+PURPOSES = {  # by compose.PURPOSES' keys
+    "design-check": "the design-stage model check", "fm-handover": "the handover to the facility manager",
+    "fire-review": "the fire-safety review", "access-review": "the accessibility review",
+    "structural-check": "the structural design check", "fabrication": "the precast and steel fabrication hand-off",
+    "take-off": "the quantity take-off", "fire-equipment": "the fire-safety review", "commissioning": "the MEP commissioning hand-over",
+    "maintenance-register": "the asset register for maintenance", "civil-register": "the civil asset register",
+    "road-register": "the road asset register", "bridge-inspection": "the bridge inspection database",
+    "earthworks-check": "the earthworks quantity check", "drainage-register": "the drainage asset register",
+    "track-register": "the track asset register",
 }
 OPENINGS = (
     "Below are our information requirements for {purpose}. Could you turn them into an IDS we can run on the "
@@ -27,6 +29,10 @@ CLIENT_SET = ("Our own properties go in our property set '{name}' (data types in
               "Properties of our own are kept in the set '{name}'; see the data dictionary at the end.")
 ANY_SET = ("Where we give only a property name, any property set of your choosing will do (data types in the "
            "dictionary below).",)
+NORMS = {"jp": ("The project is in Japan: grades and classes are to the Japanese standards (JIS and related).",
+                "Grades and classes follow the Japanese standards (JIS and related), as the project is in Japan."),
+         "intl": ("Grades and classes are to the European standards (EN).",
+                  "Grades and classes follow the European standards (EN) throughout.")}
 SEPARATOR, BULLET, NONE = " ", "- ", "-"
 DICTIONARY = ("Data dictionary of our own properties:", "| Property | Data type | Unit | Description |")
 EXTRAS = ("", "", "Design team", "Contractor")  # the responsible party, a column the gold ignores

@@ -10,11 +10,13 @@ from .plan import Equals, OneOf, Presence, Requirement, SpecPlan, TaskPlan, Turn
 from .render import Voice, filter_word, group_name, item_name, number, spelled_class, unit_symbol, value_word
 from .values import Format, Range, Token
 
-PURPOSES = {
-    "architectural": ("設計段階のモデルチェック", "施設管理者への引渡し", "防火・避難の確認", "バリアフリーの確認"),
-    "structural": ("構造設計のチェック", "PCa・鉄骨の製作への引継ぎ", "数量拾い"),
-    "mep": ("設備の試運転・引渡し", "防災設備の確認", "保全用の資産台帳"),
-    "civil": ("道路の資産台帳", "橋梁点検データベース", "土工数量の確認"),
+PURPOSES = {  # compose.PURPOSES のキーごと
+    "design-check": "設計段階のモデルチェック", "fm-handover": "施設管理者への引渡し", "fire-review": "防火・避難の確認",
+    "access-review": "バリアフリーの確認", "structural-check": "構造設計のチェック",
+    "fabrication": "PCa・鉄骨の製作への引継ぎ", "take-off": "数量拾い", "fire-equipment": "防災設備の確認", "commissioning": "設備の試運転・引渡し",
+    "maintenance-register": "保全用の資産台帳", "civil-register": "土木施設の資産台帳", "road-register": "道路の資産台帳",
+    "bridge-inspection": "橋梁点検データベース", "earthworks-check": "土工数量の確認",
+    "drainage-register": "排水施設の資産台帳", "track-register": "軌道設備の台帳",
 }
 OPENINGS = (
     "{purpose}に向けた情報要件を以下にまとめました。納品前に毎回モデルをチェックできるよう、IDSにしてください。",
@@ -27,6 +29,9 @@ QUANTITIES = ("数量はIFCの基本数量で入力すること。", "数量はI
 CLIENT_SET = ("当社独自の項目はプロパティセット「{name}」に入力すること（データ型は末尾のデータ辞書のとおり）。",
               "独自項目は当社のプロパティセット「{name}」に入力する。データ型は下記のデータ辞書を参照。")
 ANY_SET = ("プロパティ名のみを指定している項目は、任意のプロパティセットに入力してよい（データ型は下記のデータ辞書のとおり）。",)
+NORMS = {"jp": ("材料の種類・等級は日本の規格（JIS等）による。", "種類・等級の表記はJIS等の国内規格による。"),
+         "intl": ("本件は海外案件のため、材料の等級・区分は欧州規格（EN）による。",
+                  "海外案件につき、等級・区分の表記は欧州規格（EN）に従う。")}
 SEPARATOR, BULLET, NONE = "", "・", "－"
 DICTIONARY = ("当社独自プロパティのデータ辞書：", "| プロパティ名 | データ型 | 単位 | 説明 |")
 EXTRAS = ("", "", "設計者", "施工者")  # 担当（IDSには含めない列）

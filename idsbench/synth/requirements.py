@@ -14,7 +14,7 @@ from idsbench.vocabulary.schema import schema_vocabulary
 
 from .hard import spelled_otherwise
 from .lexicon import AttributeWords, ClientProperty, Concept, Group, lexicon
-from .plan import Equals, OneOf, Presence, Requirement, Text, Value
+from .plan import Brief, Equals, OneOf, Presence, Requirement, Text, Value
 from .settings import Setting
 from .traps import PLAIN_UNITS, enum_trap, home_traps, unit_trap
 from .values import positive, sample_format, sample_range
@@ -42,17 +42,20 @@ def _attribute_fits(group: Group, attribute: AttributeWords, versions: tuple[str
     return all(has_attribute(v, group.ifc_class, attribute.name) for v in versions)
 
 
-def options(versions: tuple[str, ...], group: Group, client_mode: str | None) -> list[Option]:
-    """Everything a specification on the group may require in the versions, in lexicon order."""
-    return list(_options(versions, group.key, client_mode))
+def options(versions: tuple[str, ...], group: Group, client_mode: str | None,
+            jurisdiction: str | None = None) -> list[Option]:
+    """Everything a specification on the group may require in the versions (and the jurisdiction: None for
+    any), in lexicon order."""
+    return list(_options(versions, group.key, client_mode, jurisdiction))
 
 
 @lru_cache(maxsize=None)
-def _options(versions: tuple[str, ...], group_key: str, client_mode: str | None) -> tuple[Option, ...]:
+def _options(versions: tuple[str, ...], group_key: str, client_mode: str | None,
+             jurisdiction: str | None) -> tuple[Option, ...]:
     lex = lexicon()
     group = lex.group(group_key)
     found = [Option("standard", k, h) for k, c in lex.properties.items()
-             if (h := common_home(versions, group, c)) is not None]
+             if c.available(jurisdiction) and (h := common_home(versions, group, c)) is not None]
     if "IFC2X3" not in versions:
         found += [Option("quantity", k, h) for k, c in lex.quantities.items()
                   if (h := common_home(versions, group, c)) is not None]
@@ -61,6 +64,16 @@ def _options(versions: tuple[str, ...], group_key: str, client_mode: str | None)
         found += [Option(client_mode, k) for k, p in lex.client_properties.items()
                   if group.domain in p.domains and _client_fits(p, versions)]
     return tuple(found)
+
+
+def clashes(option: Option, keys: set[str]) -> bool:
+    """The option is a standard property a brief does not ask beside one already asked of the group (a
+    concrete cover beside the cover to the main bars), either way round."""
+    props = lexicon().properties
+    if option.source != "standard":
+        return False
+    return bool(set(props[option.key].not_with) & keys) or any(
+        option.key in props[k].not_with for k in keys if k in props)
 
 
 def concept_of(option: Option) -> Concept:
@@ -102,7 +115,7 @@ def _codes(rng: random.Random, codes: tuple[str, ...]) -> Value:
 
 
 def concept_value(rng: random.Random, setting: Setting, concept: Concept, home: Home,
-                  group: Group) -> tuple[Value, str | None]:
+                  group: Group, jurisdiction: str | None = None) -> tuple[Value, str | None]:
     """A value for a standard property or quantity, and the unit it is written in (None: no unit)."""
     roll = rng.random()
     if concept.kind in ("measure", "count") and concept.typical and roll < 0.75:
@@ -113,26 +126,35 @@ def concept_value(rng: random.Random, setting: Setting, concept: Concept, home: 
     if concept.kind == "boolean" and roll < 0.7:
         answer = concept.answer_of(group, rng.random())
         return Equals("true" if answer else "false", concept.true if answer else concept.false), None
-    if concept.kind == "label" and concept.codes and roll < 0.7:
-        return _codes(rng, concept.codes), None
+    codes = concept.codes_for(jurisdiction)
+    if concept.kind == "label" and codes and roll < 0.7:
+        return _codes(rng, codes), None
     if concept.kind == "identifier" and roll < 0.35:
         return sample_format(rng), None
     return Presence(), None
 
 
-def _standard(rng: random.Random, setting: Setting, versions, group: Group, option: Option) -> Requirement:
+def _standard(rng: random.Random, setting: Setting, versions, group: Group, option: Option,
+              jurisdiction: str) -> Requirement:
     concept = concept_of(option)
-    value, unit_key = concept_value(rng, setting, concept, option.home, group)
+    value, unit_key = concept_value(rng, setting, concept, option.home, group, jurisdiction)
     traps = home_traps(versions[0], option.home, concept.quantity)
     if isinstance(value, (Equals, OneOf)) and concept.kind == "enumeration":
         traps += enum_trap(versions[0], option.home)
+    words = concept.words_of(group)
     return Requirement(option.source, option.key, Text.same(option.home.pset), Text.same(option.home.name),
-                       option.home.data_type, value, traps=traps + unit_trap(unit_key, option.home.data_type))
+                       option.home.data_type, value, traps=traps + unit_trap(unit_key, option.home.data_type),
+                       words=None if words == concept.words else words,
+                       normed=bool(concept.norms) and isinstance(value, (Equals, OneOf)))
 
 
-def _attribute(rng: random.Random, option: Option) -> Requirement:
+LOCATING = ("Name", "Tag", "RoomNumber")  # fields that mark an object where it is, as storey-led codes do
+
+
+def _attribute(rng: random.Random, group: Group, option: Option) -> Requirement:
     attribute = lexicon().attributes[option.key]
-    value = sample_format(rng) if "pattern" in attribute.values and rng.random() < 0.6 else Presence()
+    storeys = option.key in LOCATING and group.domain != "civil"
+    value = sample_format(rng, storeys) if "pattern" in attribute.values and rng.random() < 0.6 else Presence()
     return Requirement("attribute", option.key, None, Text.same(attribute.name), None, value)
 
 
@@ -161,14 +183,14 @@ def _client(rng: random.Random, setting: Setting, option: Option, client_set: Te
 
 
 def requirement(rng: random.Random, setting: Setting, versions: tuple[str, ...], group: Group, option: Option,
-                client_set: Text | None) -> Requirement:
+                brief: Brief) -> Requirement:
     """One requirement for the option, with its value and cardinality."""
     if option.source in ("standard", "quantity"):
-        found = _standard(rng, setting, versions, group, option)
+        found = _standard(rng, setting, versions, group, option, brief.jurisdiction)
     elif option.source == "attribute":
-        found = _attribute(rng, option)
+        found = _attribute(rng, group, option)
     else:
-        found = _client(rng, setting, option, client_set)
+        found = _client(rng, setting, option, brief.client_set)
     if not isinstance(found.value, Presence) and rng.random() < setting.optional_requirement:
         return Requirement(**{**found.__dict__, "cardinality": "optional"})
     return found

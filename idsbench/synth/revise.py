@@ -10,8 +10,8 @@ import random
 from dataclasses import replace
 
 from .lexicon import lexicon
-from .plan import Change, Equals, Requirement, SpecPlan, Text, Turn
-from .requirements import options, requirement
+from .plan import Brief, Change, Equals, Requirement, SpecPlan, Text, Turn
+from .requirements import clashes, options, requirement
 from .settings import Setting
 from .narrow import fits
 from .traps import enum_trap, home_traps
@@ -31,15 +31,16 @@ def _replace_spec(turn: Turn, index: int, spec: SpecPlan, change: Change) -> Tur
     return Turn(turn.versions, specs, change)
 
 
-def _add(rng, setting, turn: Turn, client_mode, client_set) -> Turn | None:
+def _add(rng, setting, turn: Turn, brief: Brief) -> Turn | None:
     index = rng.choice(_editable(turn))
     spec = turn.specs[index]
     taken = {r.name.en for r in spec.requirements} | ({spec.filter.name.en} if spec.filter else set())
-    pool = [o for o in options(turn.versions, spec.group, client_mode)
-            if (o.home.name if o.home else o.key) not in taken and o.source != "attribute"]
+    pool = [o for o in options(turn.versions, spec.group, brief.client_mode, brief.jurisdiction)
+            if (o.home.name if o.home else o.key) not in taken and o.source != "attribute"
+            and not clashes(o, {r.key for r in spec.requirements})]
     if not pool:
         return None
-    added = requirement(rng, setting, turn.versions, spec.group, rng.choice(pool), client_set)
+    added = requirement(rng, setting, turn.versions, spec.group, rng.choice(pool), brief)
     return _replace_spec(turn, index, replace(spec, requirements=spec.requirements + (added,)),
                          Change("add-requirement", index, added))
 
@@ -116,7 +117,7 @@ def _upgrade(rng, setting, turn: Turn, *_) -> Turn | None:
     return Turn(versions, tuple(specs), Change("version-upgrade", versions=versions, moved=tuple(moved)))
 
 
-def _split(rng, setting, turn: Turn, client_mode, client_set) -> Turn | None:
+def _split(rng, setting, turn: Turn, brief: Brief) -> Turn | None:
     for index in _editable(turn):
         spec = turn.specs[index]
         for key in SPLIT_BY:
@@ -128,7 +129,7 @@ def _split(rng, setting, turn: Turn, client_mode, client_set) -> Turn | None:
                 continue
             yes, no = (Requirement("standard", key, Text.same(found.pset), Text.same(found.name), found.data_type,
                                    Equals(v, w)) for v, w in (("true", concept.true), ("false", concept.false)))
-            added = _add(rng, setting, Turn(turn.versions, (replace(spec, filter=yes),)), client_mode, client_set)
+            added = _add(rng, setting, Turn(turn.versions, (replace(spec, filter=yes),)), brief)
             if added is None:
                 return None
             first = added.specs[0]
@@ -142,37 +143,49 @@ KINDS = {"add-requirement": _add, "change-bound": _bound, "remove-requirement": 
          "version-upgrade": _upgrade, "group-split": _split}
 
 
-def _next(rng: random.Random, setting: Setting, turn: Turn, client_mode, client_set, used=()) -> Turn | None:
+def touched(before: Turn, after: Turn) -> set[tuple[str, str]]:
+    """The (group, item) pairs a change adds, changes or drops: a message names each item once at most."""
+    change = after.change
+    if change.kind == "version-upgrade":
+        return set()
+    group = before.specs[change.spec].group.key
+    return {(group, r.name.en) for r in (change.requirement, change.old) if r is not None}
+
+
+def _next(rng: random.Random, setting: Setting, turn: Turn, brief: Brief, used=(),
+          items=frozenset()) -> Turn | None:
     kinds = rng.sample(list(KINDS), len(KINDS))
     if rng.random() < setting.upgrade:  # homes that move or are renamed with the version: tried first
         kinds.sort(key=lambda k: k != "version-upgrade")
     for kind in kinds:
         if kind in used:  # one change of each kind per message
             continue
-        found = KINDS[kind](rng, setting, turn, client_mode, client_set)
-        if found is not None:
+        found = KINDS[kind](rng, setting, turn, brief)
+        if found is not None and not touched(turn, found) & items:
             return found
     return None
 
 
-def _message(rng: random.Random, setting: Setting, turn: Turn, client_mode, client_set) -> Turn | None:
+def _message(rng: random.Random, setting: Setting, turn: Turn, brief: Brief) -> Turn | None:
     """The state after one revision message of setting.changes changes; the states between in `steps`."""
-    states = [turn]
+    states, items = [turn], set()
     for _ in range(rng.randint(*setting.changes)):
-        found = _next(rng, setting, states[-1], client_mode, client_set, {t.change.kind for t in states[1:]})
+        found = _next(rng, setting, states[-1], brief, {t.change.kind for t in states[1:]},
+                      frozenset(items))
         if found is None:
             break
+        items |= touched(states[-1], found)
         states.append(found)
     if len(states) == 1:
         return None
     return replace(states[-1], steps=tuple(states[1:-1]))
 
 
-def revise(rng: random.Random, setting: Setting, turns: tuple[Turn, ...], client_mode, client_set) -> tuple[Turn, ...]:
+def revise(rng: random.Random, setting: Setting, turns: tuple[Turn, ...], brief: Brief) -> tuple[Turn, ...]:
     """One revision message (two for some hard tasks) after the first turn; unchanged when none applies."""
     count = 2 if rng.random() < setting.second_revision else 1
     for _ in range(count):
-        found = _message(rng, setting, turns[-1], client_mode, client_set)
+        found = _message(rng, setting, turns[-1], brief)
         if found is None:
             break
         turns += (found,)

@@ -11,8 +11,8 @@ from functools import lru_cache
 
 from .hard import home_kinds, shared_set, spelled_otherwise
 from .lexicon import Group, lexicon
-from .plan import SpecPlan, TaskPlan, Text, Turn
-from .requirements import Option, concept_of, options, requirement
+from .plan import Brief, SpecPlan, TaskPlan, Text, Turn
+from .requirements import Option, clashes, concept_of, options, requirement
 from .narrow import narrowing
 from .revise import revise
 from .settings import SETTINGS, Setting, difficulty_of
@@ -20,6 +20,7 @@ from .version import GENERATOR
 from .vocab import group_exists
 
 DRAWS = 24  # plans drawn for a task before the trap minimum is given up
+JAPAN = 0.5  # the share of tasks under Japanese standards (the others under European ones)
 DOMAINS = (("architectural", 3), ("structural", 2), ("mep", 3), ("civil", 2))
 SINGLE = {"architectural": (("IFC2X3", 2), ("IFC4", 4), ("IFC4X3_ADD2", 3)),
           "structural": (("IFC2X3", 2), ("IFC4", 4), ("IFC4X3_ADD2", 3)),
@@ -121,7 +122,7 @@ def _pick(rng: random.Random, setting: Setting, versions, pool: list[Option], co
         weights.pop(index)
         hard.pop(index)
         name = option.home.name if option.home else option.key
-        if name not in names:
+        if name not in names and not clashes(option, {o.key for o in chosen}):
             names.add(name)
             chosen.append(option)
     return chosen
@@ -134,15 +135,14 @@ def _occurrence(rng: random.Random, setting: Setting, group: Group) -> str:
     return "optional" if roll < setting.prohibited_spec + setting.optional_spec else "required"
 
 
-def draw_spec(rng, setting: Setting, versions, group: Group, client_mode, client_set,
-              used: Counter) -> SpecPlan | None:
+def draw_spec(rng, setting: Setting, versions, group: Group, brief: Brief, used: Counter) -> SpecPlan | None:
     occurrence = _occurrence(rng, setting, group)
     if occurrence == "prohibited":
         return SpecPlan(group, occurrence, ())
-    pool = options(versions, group, client_mode)
+    pool = options(versions, group, brief.client_mode, brief.jurisdiction)
     chosen = _pick(rng, setting, versions, pool, rng.randint(*setting.requirements), used)
     used.update(o.key for o in chosen)
-    reqs = tuple(requirement(rng, setting, versions, group, o, client_set) for o in chosen)
+    reqs = tuple(requirement(rng, setting, versions, group, o, brief) for o in chosen)
     if not reqs:
         return None
     narrow = narrowing(rng, versions, group, {r.name.en for r in reqs}) if rng.random() < setting.filter else None
@@ -161,16 +161,18 @@ def _draw(rng: random.Random, setting: Setting, index: int, seed: int) -> TaskPl
     versions = _versions(rng, setting, domain)
     groups = _groups(rng, setting, domain, versions)
     client_mode, client_set = _client(rng, setting)
+    brief = Brief(client_mode, client_set, "jp" if rng.random() < JAPAN else "intl")
     used: Counter = Counter()
-    specs = tuple(draw_spec(rng, setting, versions, g, client_mode, client_set, used) for g in groups)
+    specs = tuple(draw_spec(rng, setting, versions, g, brief, used) for g in groups)
     if not specs or any(s is None for s in specs) or all(s.occurrence == "prohibited" for s in specs):
         return None
     turns = (Turn(versions, specs),)
     if rng.random() < setting.multi_turn:
-        turns = revise(rng, setting, turns, client_mode, client_set)
+        turns = revise(rng, setting, turns, brief)
     fmt = "csv" if rng.random() < setting.csv else "natural_language"
     slug = groups[0].words.en[0].lower().replace(" ", "-").replace("/", "-")
-    return TaskPlan(index, seed, setting.name, domain, fmt, turns, setting.spelled, client_set, slug)
+    return TaskPlan(index, seed, setting.name, domain, fmt, turns, setting.spelled, client_set, slug,
+                    brief.jurisdiction)
 
 
 def sample_task(seed: int, index: int, difficulty: str, attempt: int = 0) -> TaskPlan:

@@ -76,6 +76,8 @@ def sample_range(rng: random.Random, typical: Typical, unit: Unit | None, intege
         if a == b:
             return None
         bounds = (_bound("minInclusive", a, unit), _bound("maxInclusive", b, unit))
+    elif (phrase, a) in (("more than", typical.high), ("less than", typical.low)):
+        return None  # "less than 300 mm" of 300-1200 mm panels: a limit outside the range a brief writes in
     else:
         bounds = (_bound(BOUND_FACETS[phrase], a, unit),)
     if any(x is None for x in bounds):
@@ -139,20 +141,22 @@ PREFIXES = ("A", "B", "C", "D", "E", "F", "M", "P", "R", "S", "T", "W", "AH", "D
             "ST", "WC", "BR", "MH", "KB", "SG")
 
 
-def _shapes(rng: random.Random) -> list[tuple[Token, ...]]:
+def _shapes(rng: random.Random, storeys: bool) -> list[tuple[Token, ...]]:
     prefix = Token("literal", rng.choice(PREFIXES))
     dash = Token("literal", "-")
-    return [
+    shapes = [
         (prefix, dash, Token("digits", count=rng.choice((3, 4)))),
         (prefix, dash, Token("digits", count=2), dash, Token("digits", count=3)),
-        (Token("storey"), dash, Token("digits", count=3)),
         (Token("letters", count=2), dash, Token("digits", count=rng.choice((3, 4)))),
         (prefix, Token("digits", count=rng.choice((3, 4)))),
         (prefix, dash, Token("digits", count=3), dash, Token("letters", count=1)),
     ]
+    return shapes + [(Token("storey"), dash, Token("digits", count=3))] if storeys else shapes
 
 
-def sample_format(rng: random.Random) -> Format:
-    tokens = rng.choice(_shapes(rng))
+def sample_format(rng: random.Random, storeys: bool = False) -> Format:
+    """A described format; `storeys`: the field marks where a building object is (a tag or name), so a storey
+    code may lead it (never a type, batch or serial number, nor anything of a civil asset)."""
+    tokens = rng.choice(_shapes(rng, storeys))
     examples = tuple(dict.fromkeys("".join(t.example(rng) for t in tokens) for _ in range(2)))
     return Format(tokens, examples)

@@ -95,3 +95,55 @@ def test_boolean_answers_read_as_written():
     shear = LEX.group("IFCWALL/SHEAR")
     assert all(LEX.properties["LoadBearing"].answer_of(shear, draw) for draw in (0.1, 0.9))
     assert not any(LEX.properties["Combustible"].answer_of(shear, draw) for draw in (0.1, 0.9))
+
+
+def _applicable(group):
+    """Concepts with a home for the group in some version it is used in."""
+    concepts = (*LEX.properties.values(), *LEX.quantities.values())
+    return [c for c in concepts if any(vocab.home(v, group, c) for v in group.versions if v not in group.skip_versions)]
+
+
+@pytest.mark.parametrize("language", ("en", "ja"))
+def test_no_phrase_names_two_items_of_one_group(language):
+    clashes = []
+    for group in LEX.groups:
+        owner = {}
+        for concept in _applicable(group):
+            for phrase in concept.words_of(group).of(language):
+                if owner.setdefault(phrase, concept.key) != concept.key:
+                    clashes.append((group.key, phrase, owner[phrase], concept.key))
+    assert clashes == []
+
+
+def test_ranges_are_ones_a_practitioner_accepts():
+    table = [  # concept, group, lowest and highest bound a brief may write, in the range's unit
+        ("WorkingPressure", "IFCDUCTSEGMENT", 250, 2500, "Pa"),
+        ("WorkingPressure", "IFCPIPESEGMENT", 100, 2000, "kPa"),
+        ("TankCapacity", "IFCTANK/EXPANSION", 8, 500, "L"),
+        ("TankCapacity", "IFCTANK/STORAGE", 1, 200, "m3"),
+        ("ConcreteCover", "IFCCOLUMN/PIERSTEM", 35, 90, "mm"),
+        ("ConcreteCover", "IFCSLAB/FLOOR", 20, 80, "mm"),
+        ("ConcreteCover", "IFCPILE/BORED", 60, 100, "mm"),
+    ]
+    for key, group_key, low, high, unit in table:
+        typical = LEX.properties[key].typical_for(LEX.group(group_key))
+        assert (typical.low, typical.high, typical.unit) == (low, high, unit), (key, group_key)
+
+
+@pytest.mark.parametrize("key, group_key", [
+    ("CapacityPeople", "IFCTRANSPORTELEMENT/ESCALATOR"), ("NominalDiameter", "IFCPIPESEGMENT/GUTTER"),
+    ("NominalDiameter", "IFCPIPESEGMENT/CULVERT"), ("RailingDiameter", "IFCRAILING/FENCE"),
+    ("ConcreteCoverAtLinks", "IFCSLAB/SIDEWALK"), ("GlazingAreaFraction", "IFCDOOR/GATE"),
+    ("NumberOfPoles", "IFCUNITARYEQUIPMENT/SPLITSYSTEM"), ("WorkingPressure", "IFCPIPESEGMENT/GUTTER"),
+    ("IsExternal", "IFCROOF"), ("LoadBearing", "IFCWALL/SHEAR"),  # the name answers it
+])
+def test_items_are_not_asked_of_objects_they_make_no_sense_for(key, group_key):
+    assert not LEX.properties[key].fits(LEX.group(group_key))
+
+
+def test_a_standards_classes_belong_to_one_jurisdiction():
+    normed = {k: dict(c.norms) for k, c in LEX.properties.items() if c.norms}
+    assert {"StrengthClass", "ReinforcementStrengthClass", "ExposureClass", "AccessCoverLoadRating"} <= set(normed)
+    for key, codes in normed.items():
+        assert set(codes) <= {"jp", "intl"} and not LEX.properties[key].codes, key
+        assert not set(codes.get("jp", ())) & set(codes.get("intl", ())), key

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from idsbench.dataset.ids_analysis import parity_problems
 from idsbench.synth import render_en, render_ja
+from idsbench.synth.compose import PURPOSES
 from idsbench.synth.gold import gold_ids
 from idsbench.synth.request import user_messages
 from idsbench.synth.sample import sample_task
@@ -15,8 +16,8 @@ def test_english_and_japanese_golds_differ_only_in_localized_names():
             assert parity_problems(gold_ids(plan, turn, "en"), gold_ids(plan, turn, "ja")) == [], index
 
 
-def test_the_languages_draw_shared_choices_from_lists_of_equal_length():
-    assert {d: len(p) for d, p in render_en.PURPOSES.items()} == {d: len(p) for d, p in render_ja.PURPOSES.items()}
+def test_the_languages_word_the_same_purposes_and_draw_remarks_from_lists_of_equal_length():
+    assert set(render_en.PURPOSES) == set(render_ja.PURPOSES) == {p for d in PURPOSES.values() for p, _ in d}
     assert len(render_en.NOISE) == len(render_ja.NOISE)
 
 
