@@ -194,6 +194,8 @@ def change_text(v: Voice, plan: TaskPlan, before: Turn, after: Turn) -> str:
         return (f"Please change the limit for the {group}: {clause(v, change.requirement)} (instead of "
                 f"{value_text(v, change.old)}).")
     if change.kind == "remove-requirement":
+        if change.old.flag:  # a yes/no item is a predicate ("on an escape route"): named as an item
+            return f"The item '{item_name(v, change.old)}' of the {group} is no longer needed: please drop it."
         return f"The {item_name(v, change.old)} of the {group} is no longer needed: please drop it."
     split = after.specs[change.spec]
     return (f"Please split the {group} into {group_phrase(v, split, version)} and "

@@ -199,7 +199,9 @@ def change_text(v: Voice, plan: TaskPlan, before: Turn, after: Turn) -> str:
     if change.kind == "change-bound":
         return f"{group}の条件を変更します：{clause(v, change.requirement)}（変更前：{value_text(v, change.old)}）。"
     if change.kind == "remove-requirement":
-        return f"{group}の{item_name(v, change.old)}は不要になりましたので、削除してください。"
+        item = item_name(v, change.old)
+        item = f"「{item}」の項目" if change.old.flag else item  # 「避難経路上か」: a question, named as an item
+        return f"{group}の{item}は不要になりましたので、削除してください。"
     split = after.specs[change.spec]
     other = after.specs[change.spec + 1]
     return (f"{group}を{group_phrase(v, split, version)}と{group_phrase(v, other, version)}に分けてください。"

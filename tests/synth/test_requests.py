@@ -171,3 +171,15 @@ def test_a_remark_comes_from_the_requests_own_trade(language):
                 remarks += 1
                 assert domain == plan.domain, plan.index
     assert remarks > 0
+
+
+@pytest.mark.parametrize("language", ("en", "ja"))
+def test_a_dropped_yes_no_item_is_named_as_an_item(language):
+    dropped = 0
+    for plan in plans():
+        for turn, text in zip(plan.turns[1:], user_messages(plan, language)[1:]):
+            for change in turn.changes:
+                if change.kind == "remove-requirement" and change.old.flag:
+                    dropped += 1
+                    assert ("The item '" if language == "en" else "」の項目") in text, plan.index
+    assert dropped > 0
