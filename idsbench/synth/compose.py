@@ -63,8 +63,17 @@ def _items(plan: TaskPlan) -> list[Requirement]:
             for r in (*s.requirements, *((s.filter,) if s.filter else ()))]
 
 
+# Purposes about one topic: a request for them asks at least one item of it (a fire-safety review asks fire items).
+TOPICS = {"fire-review": frozenset({"FireRating", "SurfaceSpreadOfFlame", "Combustible", "Compartmentation", "FireExit",
+                                   "SelfClosing", "SmokeStop", "SprinklerProtection", "AirPressurization",
+                                   "FireFightingLift", "FireResistanceRating"})}
+
+
 def _fits(purpose: str, items: list[Requirement]) -> bool:
-    """New-build purposes ask nothing of existing objects or of objects to be demolished."""
+    """New-build purposes ask nothing of existing objects or of objects to be demolished; a purpose about one
+    topic asks something of it."""
+    if purpose in TOPICS and not TOPICS[purpose] & {r.key for r in items if r.source == "standard"}:
+        return False
     return purpose not in NEW_BUILD or not any(r.key == "Status" and _golds(r) - {"NEW"} for r in items)
 
 

@@ -183,3 +183,15 @@ def test_a_dropped_yes_no_item_is_named_as_an_item(language):
                     dropped += 1
                     assert ("The item '" if language == "en" else "」の項目") in text, plan.index
     assert dropped > 0
+
+
+def test_a_purpose_about_one_topic_asks_something_of_it():
+    from idsbench.synth.compose import TOPICS
+
+    fire = 0
+    for plan in plans():
+        keys = {r.key for _, r in _requirements(plan) if r.source == "standard"}
+        if "fire-review" in purposes(plan):
+            fire += 1
+            assert keys & TOPICS["fire-review"], plan.index
+    assert fire > 0
