@@ -10,7 +10,7 @@ import io
 from types import ModuleType
 
 from .lexicon import lexicon
-from .plan import Requirement, SpecPlan, TaskPlan, Turn
+from .plan import Equals, OneOf, Requirement, SpecPlan, TaskPlan, Turn
 from .render import Voice, client_rows, data_type_name, dictionary_unit, item_name, unit_symbol
 from .values import Range
 
@@ -55,10 +55,40 @@ PURPOSES = {
 }
 
 
+NEW_BUILD = frozenset({"fabrication", "commissioning"})  # purposes about new objects only: no existing piles
+
+
+def _items(plan: TaskPlan) -> list[Requirement]:
+    return [r for turn in plan.turns for s in turn.specs
+            for r in (*s.requirements, *((s.filter,) if s.filter else ()))]
+
+
+# Purposes about one topic: a request for them asks at least one item of it (a fire-safety review asks fire items).
+TOPICS = {"fire-review": frozenset({"FireRating", "SurfaceSpreadOfFlame", "Combustible", "Compartmentation", "FireExit",
+                                   "SelfClosing", "SmokeStop", "SprinklerProtection", "AirPressurization",
+                                   "FireFightingLift", "FireResistanceRating"})}
+
+
+def _fits(purpose: str, items: list[Requirement]) -> bool:
+    """New-build purposes ask nothing of existing objects or of objects to be demolished; a purpose about one
+    topic asks something of it."""
+    if purpose in TOPICS and not TOPICS[purpose] & {r.key for r in items if r.source == "standard"}:
+        return False
+    return purpose not in NEW_BUILD or not any(r.key == "Status" and _golds(r) - {"NEW"} for r in items)
+
+
+def _golds(req: Requirement) -> set[str]:
+    value = req.value
+    return {value.gold} if isinstance(value, Equals) else set(value.gold) if isinstance(value, OneOf) else set()
+
+
 def purposes(plan: TaskPlan) -> tuple[str, ...]:
-    """The purposes that fit every group the request is about (a bridge database holds no manholes)."""
+    """The purposes that fit every group the request is about (a bridge database holds no manholes) and every
+    item it asks for."""
     families = {s.group.family for s in plan.turns[0].specs}
-    return tuple(p for p, fit in PURPOSES[plan.domain] if fit is None or families <= set(fit))
+    items = _items(plan)
+    return tuple(p for p, fit in PURPOSES[plan.domain]
+                 if (fit is None or families <= set(fit)) and _fits(p, items))
 
 
 def letter(v: Voice, plan: TaskPlan, turn: Turn, w: ModuleType) -> str:
@@ -68,7 +98,7 @@ def letter(v: Voice, plan: TaskPlan, turn: Turn, w: ModuleType) -> str:
     parts = [v.pick("opening", w.OPENINGS).format(purpose=purpose), conventions(v, plan, w),
              "\n".join(f"{i}. {p}" if numbered else f"{w.BULLET}{p}" for i, p in enumerate(body, 1))]
     if plan.difficulty != "easy" and v.shared("remark", (True, False)):
-        parts.append(v.shared("noise", w.NOISE))
+        parts.append(v.shared("noise", w.NOISE[plan.domain]))
     parts.append(dictionary(v, plan, turn.versions[0], w))
     return "\n\n".join(p for p in parts if p)
 

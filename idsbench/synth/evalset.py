@@ -31,7 +31,7 @@ EVAL_SETS = {
         "synth-eval-v1",
         Options(n=2000, seed=20250, difficulty="mixed", languages=("en", "ja"), split="test", prove=True,
                 name="synth-eval-v1"),
-        GENERATOR, data_hash="2fc59f30d1f3", slice_hash="8d17a7062da3018d"),
+        GENERATOR, data_hash="ead0fabe623f", slice_hash="7cef29f74ef0c49f"),
 }
 
 

@@ -51,6 +51,7 @@ class Group:
     domain: str
     words: Words
     family: str | None = None  # the kind of asset, for the purposes that fit it
+    materials: tuple[str, ...] = ()  # when given, the only materials the trade word's objects are made of
 
     @property
     def key(self) -> str:
@@ -85,6 +86,9 @@ class Concept:
     words_for: tuple[tuple[str, Words], ...] = ()  # (group key or class, the trade's own words for it there)
     norms: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (jurisdiction, its codes): a standard's classes
     not_with: tuple[str, ...] = ()  # concepts a brief does not ask of the same group beside this one
+    rivals: tuple[str, ...] = ()  # standard properties the words fit as well: no home where one applies
+    role: bool = False  # a flag that selects objects ("main boards"), never one asked of every object
+    asked: tuple[str, ...] = ()  # enumerations: the only values a brief requires of every object of a group
 
     def available(self, jurisdiction: str | None) -> bool:
         """A standard's classes are asked only where the task's jurisdiction has them (None: any)."""
@@ -155,9 +159,14 @@ class ClientProperty:
     codes: tuple[str, ...] = ()
     typical: Typical | None = None
     domains: tuple[str, ...] = ()
+    classes: tuple[str, ...] = ()  # when given, the only classes (or group keys) the property is kept for
 
     def typical_for(self, group: Group) -> Typical | None:
         return self.typical
+
+    def fits(self, group: Group) -> bool:
+        return group.domain in self.domains and (
+            not self.classes or group.ifc_class in self.classes or group.key in self.classes)
 
 
 @dataclass(frozen=True)
@@ -192,7 +201,8 @@ def _typical(entry: Mapping | None) -> Typical | None:
 
 def _group(entry: Mapping) -> Group:
     return Group(entry["class"], entry.get("predefined_type"), tuple(entry["versions"]),
-                 tuple(entry.get("skip_versions", ())), entry["domain"], _words(entry), entry.get("family"))
+                 tuple(entry.get("skip_versions", ())), entry["domain"], _words(entry), entry.get("family"),
+                 tuple(entry.get("materials", ())))
 
 
 def _flag(entry: Mapping, key: bool) -> Words | None:
@@ -215,7 +225,9 @@ def _concept(key: str, entry: Mapping, quantity: bool) -> Concept:
                    answer_for=tuple(entry.get("answer_for", {}).items()), excluded=tuple(entry.get("excluded", ())),
                    words_for=tuple((k, _words(w)) for k, w in entry.get("words_for", {}).items()),
                    norms=tuple((k, tuple(v)) for k, v in entry.get("norms", {}).items()),
-                   not_with=tuple(entry.get("not_with", ())))
+                   not_with=tuple(entry.get("not_with", ())), rivals=tuple(entry.get("rivals", ())),
+                   role=bool(entry.get("role", False)),
+                   asked=tuple(entry.get("asked", ())))
 
 
 def _unit(key: str, entry: Mapping) -> Unit:
@@ -231,7 +243,7 @@ def _client_property(key: str, entry: Mapping) -> ClientProperty:
     names = Words((entry["names"]["en"],), (entry["names"]["ja"],))
     return ClientProperty(key, entry["kind"], entry["data_type"], names, _words(entry),
                           tuple(entry["values"]), tuple(entry.get("codes", ())), _typical(entry.get("typical")),
-                          tuple(entry["domains"]))
+                          tuple(entry["domains"]), tuple(entry.get("classes", ())))
 
 
 @lru_cache(maxsize=1)

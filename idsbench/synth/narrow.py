@@ -18,15 +18,15 @@ FILTERS = {
     "LoadBearing": ("IFCWALL", "IFCCOLUMN", "IFCBEAM", "IFCSLAB", "IFCMEMBER"),
     "FireExit": ("IFCDOOR", "IFCSTAIR", "IFCRAMP"),
     "Combustible": ("IFCWALL", "IFCCOVERING", "IFCCURTAINWALL"),
+    "IsMain": ("IFCELECTRICDISTRIBUTIONBOARD",),
     "Status": ("IFCWALL", "IFCDOOR", "IFCWINDOW", "IFCSLAB", "IFCCOLUMN", "IFCBEAM", "IFCPAVEMENT", "IFCKERB",
                "IFCPUMP", "IFCFAN", "IFCBOILER", "IFCCHILLER", "IFCVALVE", "IFCLIGHTFIXTURE"),
 }
-FILTER_VALUES = ("NEW", "EXISTING", "TEMPORARY")  # the Status values a brief puts before a noun
+FILTER_VALUES = ("NEW", "EXISTING")  # the Status values a brief puts before a noun (temporary beams are no group)
 # Filters that contradict items a group may carry: "combustible walls" cannot be concrete walls, so a group
 # that concrete items fit (shear walls, parapets) is never narrowed by Combustible.
 CLASHES = {"Combustible": ("StrengthClass", "ExposureClass", "ReinforcementStrengthClass", "ConcreteCover",
-                           "ConcreteCoverAtMainBars", "ConcreteCoverAtLinks", "CastingMethod", "LiftingStrength",
-                           "FormStrippingStrength")}
+                           "ConcreteCoverAtMainBars", "ConcreteCoverAtLinks", "CastingMethod")}
 
 
 def _clashes(key: str, group: Group) -> bool:
@@ -53,7 +53,8 @@ def narrowing(rng: random.Random, versions, group: Group, taken: set[str]) -> Re
         if concept.kind == "boolean":
             if {group.key, group.ifc_class} & dict(concept.answer_for).keys():
                 continue  # all roofs are external: no narrowing by it
-            answer = rng.random() < 0.6
+            drawn = rng.random() < 0.6
+            answer = drawn if not concept.role or concept.answer == "either" else concept.answer == "true"
             value = Equals("true" if answer else "false", concept.true if answer else concept.false)
         else:
             known = [(v, w) for v, w in concept.enumeration if v in home.enum_values and v in FILTER_VALUES]

@@ -39,9 +39,20 @@ EXTRAS = ("", "", "Design team", "Contractor")  # the responsible party, a colum
 TBD_ROW = ("Classification code", "TBD", "TBD", "-", "To be confirmed by the client")
 CLOSINGS = ("Everything else stays as it is.", "The rest is unchanged.")
 INTROS = ("{} changes from the latest review, please:", "Please update the IDS ({} points):")
-NOISE = ("Lifting points and temporary works are checked by the contractor and are not part of this check.",
-         "Classification codes will follow in a later revision and are not required yet.",
-         "Please keep the file name as given.")
+NOISE = {  # remarks from the request's own trade (compose.py draws one per task, alike in both languages)
+    "architectural": ("Door and window schedules are checked separately and are not part of this check.",
+                      "Classification codes will follow in a later revision and are not required yet.",
+                      "Please keep the file name as given."),
+    "structural": ("Lifting points and temporary works are checked by the contractor and are not part of this check.",
+                   "Classification codes will follow in a later revision and are not required yet.",
+                   "Please keep the file name as given."),
+    "mep": ("Cable and pipe routing is coordinated separately and is not part of this check.",
+            "Classification codes will follow in a later revision and are not required yet.",
+            "Please keep the file name as given."),
+    "civil": ("Alignment and setting-out data are checked by the surveyor and are not part of this check.",
+              "Classification codes will follow in a later revision and are not required yet.",
+              "Please keep the file name as given."),
+}
 BOUND = {"at least": "at least {a}", "at most": "at most {a}", "more than": "more than {a}",
          "less than": "less than {a}", "between": "between {a} and {b}", "positive": "greater than zero"}
 SPELLED_BOUND = {"at least": ">= {a}", "at most": "<= {a}", "more than": "> {a}", "less than": "< {a}",
@@ -183,6 +194,8 @@ def change_text(v: Voice, plan: TaskPlan, before: Turn, after: Turn) -> str:
         return (f"Please change the limit for the {group}: {clause(v, change.requirement)} (instead of "
                 f"{value_text(v, change.old)}).")
     if change.kind == "remove-requirement":
+        if change.old.flag:  # a yes/no item is a predicate ("on an escape route"): named as an item
+            return f"The item '{item_name(v, change.old)}' of the {group} is no longer needed: please drop it."
         return f"The {item_name(v, change.old)} of the {group} is no longer needed: please drop it."
     split = after.specs[change.spec]
     return (f"Please split the {group} into {group_phrase(v, split, version)} and "

@@ -38,9 +38,20 @@ EXTRAS = ("", "", "設計者", "施工者")  # 担当（IDSには含めない列
 TBD_ROW = ("分類コード", "未定", "未定", "－", "発注者確認中")
 CLOSINGS = ("その他は現状のままで結構です。", "それ以外は変更ありません。")
 INTROS = ("レビューの結果、以下の{}点を変更してください。", "IDSについて{}点修正をお願いします。")
-NOISE = ("吊り金物と仮設材は施工者側で確認するため、今回のチェック対象外とします。",
-         "分類コードは次回の改訂で追加予定のため、現時点では不要です。",
-         "ファイル名は指定どおりとしてください。")
+NOISE = {  # 依頼と同じ工種の補足（compose.py が両言語で同じものを選ぶ）
+    "architectural": ("建具表は別途確認するため、今回のチェック対象外とします。",
+                      "分類コードは次回の改訂で追加予定のため、現時点では不要です。",
+                      "ファイル名は指定どおりとしてください。"),
+    "structural": ("吊り金物と仮設材は施工者側で確認するため、今回のチェック対象外とします。",
+                   "分類コードは次回の改訂で追加予定のため、現時点では不要です。",
+                   "ファイル名は指定どおりとしてください。"),
+    "mep": ("配管・配線ルートは別途調整するため、今回のチェック対象外とします。",
+            "分類コードは次回の改訂で追加予定のため、現時点では不要です。",
+            "ファイル名は指定どおりとしてください。"),
+    "civil": ("線形と測量の基準点は測量者が確認するため、今回のチェック対象外とします。",
+              "分類コードは次回の改訂で追加予定のため、現時点では不要です。",
+              "ファイル名は指定どおりとしてください。"),
+}
 BOUND = {"at least": "{a}以上", "at most": "{a}以下", "more than": "{a}を超える値", "less than": "{a}未満",
          "between": "{a}以上{b}以下", "positive": "0より大きい値"}
 SPELLED_BOUND = {"at least": "{a} 以上（>=）", "at most": "{a} 以下（<=）", "more than": "{a} 超（>）",
@@ -188,7 +199,9 @@ def change_text(v: Voice, plan: TaskPlan, before: Turn, after: Turn) -> str:
     if change.kind == "change-bound":
         return f"{group}の条件を変更します：{clause(v, change.requirement)}（変更前：{value_text(v, change.old)}）。"
     if change.kind == "remove-requirement":
-        return f"{group}の{item_name(v, change.old)}は不要になりましたので、削除してください。"
+        item = item_name(v, change.old)
+        item = f"「{item}」の項目" if change.old.flag else item  # 「避難経路上か」: a question, named as an item
+        return f"{group}の{item}は不要になりましたので、削除してください。"
     split = after.specs[change.spec]
     other = after.specs[change.spec + 1]
     return (f"{group}を{group_phrase(v, split, version)}と{group_phrase(v, other, version)}に分けてください。"

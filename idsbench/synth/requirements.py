@@ -54,15 +54,15 @@ def _options(versions: tuple[str, ...], group_key: str, client_mode: str | None,
              jurisdiction: str | None) -> tuple[Option, ...]:
     lex = lexicon()
     group = lex.group(group_key)
-    found = [Option("standard", k, h) for k, c in lex.properties.items()
-             if c.available(jurisdiction) and (h := common_home(versions, group, c)) is not None]
+    found = [Option("standard", k, h) for k, c in lex.properties.items()  # role flags only narrow (narrow.py)
+             if c.available(jurisdiction) and not c.role and (h := common_home(versions, group, c)) is not None]
     if "IFC2X3" not in versions:
         found += [Option("quantity", k, h) for k, c in lex.quantities.items()
                   if (h := common_home(versions, group, c)) is not None]
     found += [Option("attribute", k) for k, a in lex.attributes.items() if _attribute_fits(group, a, versions)]
     if client_mode:
         found += [Option(client_mode, k) for k, p in lex.client_properties.items()
-                  if group.domain in p.domains and _client_fits(p, versions)]
+                  if p.fits(group) and _client_fits(p, versions)]
     return tuple(found)
 
 
@@ -96,7 +96,8 @@ def _measure(rng: random.Random, setting: Setting, typical, integer: bool) -> tu
 
 
 def _enumeration(rng: random.Random, setting: Setting, concept: Concept, home: Home) -> Value:
-    known = [(v, w) for v, w in concept.enumeration if v in home.enum_values]
+    asked = concept.asked or home.enum_values  # "every pile existing" is no brief's requirement
+    known = [(v, w) for v, w in concept.enumeration if v in home.enum_values and v in asked]
     if len(known) >= 2 and rng.random() < 0.4:
         chosen = sorted(rng.sample(known, 2), key=known.index)
         return OneOf(tuple(v for v, _ in chosen), tuple(w for _, w in chosen))

@@ -75,6 +75,25 @@ def _matches(version: str, group: Group, concept: Concept) -> list[tuple[str, st
     return found
 
 
+CONCRETE_SETS = ("Pset_Concrete", "Pset_Reinforcement", "Pset_Precast")  # sets of concrete elements only
+
+
+def _material_fits(group: Group, set_name: str) -> bool:
+    """A group whose trade word names timber or steel objects (joists, 根太) carries no concrete item."""
+    return not group.materials or "concrete" in group.materials or not set_name.startswith(CONCRETE_SETS)
+
+
+def rivalled(version: str, group: Group, concept: Concept) -> bool:
+    """A standard property the concept's words fit as well applies to the group ("fire resistance rating" is
+    also IFC2X3's FireResistanceRating): the words do not single one out, so the concept is not asked."""
+    if not concept.rivals:
+        return False
+    templates = property_sets(version, "latest")
+    present = {n for s in candidate_sets(version, group.ifc_class, group.predefined_type)
+               for n in templates[s].properties}
+    return bool(present & set(concept.rivals))
+
+
 def _agrees(version: str, home: Home) -> bool:
     """The other profile's tables say the same, or do not know the set (IFC4 quantity sets in 1.0.96)."""
     template = property_sets(version, "tool-1.0.96").get(home.pset)
@@ -102,10 +121,10 @@ def _home(version: str, group_key: str, concept_key: str, quantity: bool) -> Hom
     lex = lexicon()
     group = lex.group(group_key)
     concept = (lex.quantities if quantity else lex.properties)[concept_key]
-    if not group_exists(version, group) or not concept.fits(group):
+    if not group_exists(version, group) or not concept.fits(group) or rivalled(version, group, concept):
         return None
     found = _matches(version, group, concept)
-    if len(found) != 1 or (concept.sets and found[0][0] not in concept.sets):
+    if len(found) != 1 or (concept.sets and found[0][0] not in concept.sets) or not _material_fits(group, found[0][0]):
         return None
     set_name, name = found[0]
     prop = property_sets(version, "latest")[set_name].properties[name]

@@ -147,3 +147,106 @@ def test_a_standards_classes_belong_to_one_jurisdiction():
     for key, codes in normed.items():
         assert set(codes) <= {"jp", "intl"} and not LEX.properties[key].codes, key
         assert not set(codes.get("jp", ())) & set(codes.get("intl", ())), key
+
+
+GENERIC_VALUES = frozenset({"OTHER", "NOTKNOWN", "UNSET", "USERDEFINED", "NOTDEFINED"})
+
+
+def _stems(text: str) -> set[str]:
+    """Word stems of a phrase or of a CamelCase name: "factory-assembled" and "AssemblyPlace" share assem."""
+    words = re.findall(r"[a-z]+", re.sub(r"([a-z])([A-Z])", r"\1 \2", text).lower())
+    return {w[:5] for w in words if len(w) > 2}
+
+
+def _sibling_fits(concept, group, home, prop_name, prop) -> bool:
+    """The concept's words fit another property of the group that takes the same kind of value: they say all
+    of its name (two words or more, and not a plainer name the home's own contains: "fire resistance rating"),
+    or a value phrase names one of its enumerators with a word of its name ("factory-assembled": AssemblyPlace
+    FACTORY)."""
+    if prop.data_types[:1] != (home.data_type,):
+        return False
+    values = [w for value, ws in concept.enumeration if value in home.enum_values for w in ws.en]
+    said = set().union(*(_stems(p) for p in (*concept.words_of(group).en, *values)))
+    name, own = _stems(prop_name), _stems(home.name)
+    if len(name) >= 2 and name <= said and not name < own:
+        return True
+    enumerators = [_stems(e) for e in prop.enum_values if e not in GENERIC_VALUES]
+    return any(e and e <= _stems(v) and (name - own) & _stems(v) for v in values for e in enumerators)
+
+
+def test_no_item_fits_another_standard_property_of_its_group_as_well():
+    """Every property of every set applicable to the group (element-wide sets included) is checked against
+    the item's words and value words ("factory-assembled" is an AssemblyPlace as much as a construction)."""
+    found = []
+    for group in LEX.groups:
+        for version in (v for v in group.versions if v not in group.skip_versions):
+            templates = property_sets(version, "latest")
+            sets = [s for s in vocab.candidate_sets(version, group.ifc_class, group.predefined_type)
+                    if s.startswith("Pset_")]
+            for concept in LEX.properties.values():
+                home = vocab.home(version, group, concept)
+                found += [(concept.key, group.key, version, f"{s}.{n}") for s in sets if home is not None
+                          for n, prop in templates[s].properties.items()
+                          if (s, n) != (home.pset, home.name) and _sibling_fits(concept, group, home, n, prop)]
+    assert found == []
+
+
+def test_the_sibling_check_finds_words_that_fit_an_element_wide_property():
+    """"factory-assembled" air handlers: the words fit Pset_ManufacturerTypeInformation.AssemblyPlace."""
+    from idsbench.synth.lexicon import Concept, Words
+
+    concept = Concept("Construction", ("AirHandlerConstruction",), "enumeration", ("IFCLABEL",),
+                      Words(("how the unit is built",), ("製作方式",)),
+                      enumeration=(("MANUFACTUREDITEM", Words(("factory-assembled",), ("工場組立",))),))
+    home = vocab.Home("Pset_UnitaryEquipmentTypeAirHandler", "AirHandlerConstruction", "IFCLABEL",
+                      ("MANUFACTUREDITEM", "CONSTRUCTEDONSITE"))
+    rival = property_sets("IFC4", "latest")["Pset_ManufacturerTypeInformation"].properties["AssemblyPlace"]
+    group = LEX.group("IFCUNITARYEQUIPMENT/AIRHANDLER")
+    assert _sibling_fits(concept, group, home, "AssemblyPlace", rival)
+    maker = property_sets("IFC4", "latest")["Pset_ManufacturerTypeInformation"].properties["Manufacturer"]
+    assert not _sibling_fits(concept, group, home, "Manufacturer", maker)
+
+
+@pytest.mark.parametrize("key, group_key, version", [
+    ("FireRating", "IFCCURTAINWALL", "IFC2X3"),  # Pset_FireRatingProperties.FireResistanceRating
+    ("ModelReference", "IFCPUMP", "IFC4X3_ADD2"),  # Pset_ConstructionOccurence.ModelNumber
+])
+def test_a_rivalled_item_is_not_asked_where_its_rival_applies(key, group_key, version):
+    concept, group = LEX.properties[key], LEX.group(group_key)
+    assert vocab.rivalled(version, group, concept) and vocab.home(version, group, concept) is None
+
+
+def test_no_item_belongs_to_another_process_or_material():
+    """Packing and risk sets serve moves and risk registers, which no purpose is; joists carry no concrete."""
+    homes = [(g, h) for c in LEX.properties.values() for _, g, h in _homes(c)]
+    assert not [h.pset for _, h in homes if h.pset in ("Pset_PackingInstructions", "Pset_Risk")]
+    assert not [h.pset for g, h in homes if g.key == "IFCBEAM/JOIST" and h.pset.startswith(vocab.CONCRETE_SETS)]
+    assert not any(h.pset == "Pset_CoveringCommon" and h.name in ("Finish", "TotalThickness")
+                   for g, h in homes if g.key == "IFCCOVERING/INSULATION")
+
+
+ABBREVIATION = re.compile(r"\b[A-Z]{2,}s\b")  # PRVs, AHUs: plural abbreviations a reader must decode
+
+
+@pytest.mark.parametrize("language", ("en", "ja"))
+def test_trade_words_for_a_predefined_type_are_spelled_out_and_qualified(language):
+    """An abbreviation comes with its words (PRV is a reducing and a relief valve); a Japanese one-character
+    noun names the whole family (桝 is also a catch pit, 集水桝)."""
+    phrases = [(g.key, p) for g in LEX.groups if g.predefined_type for p in g.words.of(language)]
+    if language == "en":
+        assert [(k, p) for k, p in phrases if ABBREVIATION.search(p) and "(" not in p] == []
+    else:
+        assert [(k, p) for k, p in phrases if len(p) == 1 or p.isascii()] == []  # nor a bare AHU
+
+
+def test_japanese_words_fit_the_object_and_its_material():
+    assert "工事区分" not in LEX.properties["Status"].words.ja  # scope of works, not new/existing
+    building_slabs = [g for g in LEX.groups if g.ifc_class == "IFCSLAB" and g.domain != "civil"]
+    assert not [p for g in building_slabs for p in g.words.ja if "床版" in p]  # 床版 is a bridge deck
+    basins = LEX.group("IFCSANITARYTERMINAL/WASHHANDBASIN")
+    assert "手洗器" not in basins.words.ja and all("洗面器" in p for p in LEX.properties["BasinMounting"].words.ja)
+
+
+def test_english_yes_no_items_are_predicates():
+    phrases = [p for c in LEX.properties.values() if c.kind == "boolean" for p in c.words.en]
+    assert [p for p in phrases if "flag" in p or "/" in p] == []

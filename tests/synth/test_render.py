@@ -18,7 +18,8 @@ def test_english_and_japanese_golds_differ_only_in_localized_names():
 
 def test_the_languages_word_the_same_purposes_and_draw_remarks_from_lists_of_equal_length():
     assert set(render_en.PURPOSES) == set(render_ja.PURPOSES) == {p for d in PURPOSES.values() for p, _ in d}
-    assert len(render_en.NOISE) == len(render_ja.NOISE)
+    assert set(render_en.NOISE) == set(render_ja.NOISE) == set(PURPOSES)  # remarks from the task's own trade
+    assert all(len(render_en.NOISE[d]) == len(render_ja.NOISE[d]) for d in PURPOSES)
 
 
 def test_every_request_starts_with_its_header_and_revisions_name_a_new_version():

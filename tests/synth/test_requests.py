@@ -124,3 +124,74 @@ def test_a_one_sided_limit_lies_inside_the_range_a_brief_writes_in():
             shown = req.value.bounds[0].shown
             assert not (req.value.phrase == "more than" and typical and shown >= typical.high), plan.index
             assert not (req.value.phrase == "less than" and typical and shown <= typical.low), plan.index
+
+
+def test_roles_select_objects_and_statuses_asked_of_every_object_are_new_ones():
+    """"main distribution boards", "existing doors": a role or an old status narrows the group; what every
+    object of a group must carry is its new status, and new-build purposes narrow to no existing objects."""
+    props = lexicon().properties
+    roles = filtered = 0
+    for plan in plans():
+        for spec, req in _requirements(plan):
+            is_filter = req is spec.filter
+            if req.source == "standard" and props[req.key].role:
+                roles += 1
+                assert is_filter, plan.index
+            if req.key == "Status" and not is_filter:
+                golds = req.value.gold if isinstance(req.value, OneOf) else (getattr(req.value, "gold", "NEW"),)
+                assert set(golds) <= {"NEW"}, plan.index
+            if req.key == "Status" and is_filter and req.value.gold != "NEW":
+                filtered += 1
+                assert not {"fabrication", "commissioning"} & set(purposes(plan)), plan.index
+    assert roles > 0 and filtered > 0
+
+
+def test_client_properties_are_asked_only_of_the_classes_they_are_kept_for():
+    clients = lexicon().client_properties
+    asked = 0
+    for plan in plans():
+        for spec, req in _requirements(plan):
+            if req.source in ("client", "any-set"):
+                asked += 1
+                assert clients[req.key].fits(spec.group), (plan.index, req.key, spec.group.key)
+    assert asked > 0
+    assert not clients["DesignTemperature"].fits(lexicon().group("IFCSANITARYTERMINAL/URINAL"))
+
+
+@pytest.mark.parametrize("language", ("en", "ja"))
+def test_a_remark_comes_from_the_requests_own_trade(language):
+    writer = WRITERS[language]
+    others = {d: [n for n in writer.NOISE[d] if all(n not in writer.NOISE[o] for o in writer.NOISE if o != d)]
+              for d in writer.NOISE}
+    remarks = 0
+    for plan in plans():
+        text = user_messages(plan, language)[0]
+        for domain, remarks_of in others.items():
+            if any(r in text for r in remarks_of):
+                remarks += 1
+                assert domain == plan.domain, plan.index
+    assert remarks > 0
+
+
+@pytest.mark.parametrize("language", ("en", "ja"))
+def test_a_dropped_yes_no_item_is_named_as_an_item(language):
+    dropped = 0
+    for plan in plans():
+        for turn, text in zip(plan.turns[1:], user_messages(plan, language)[1:]):
+            for change in turn.changes:
+                if change.kind == "remove-requirement" and change.old.flag:
+                    dropped += 1
+                    assert ("The item '" if language == "en" else "」の項目") in text, plan.index
+    assert dropped > 0
+
+
+def test_a_purpose_about_one_topic_asks_something_of_it():
+    from idsbench.synth.compose import TOPICS
+
+    fire = 0
+    for plan in plans():
+        keys = {r.key for _, r in _requirements(plan) if r.source == "standard"}
+        if "fire-review" in purposes(plan):
+            fire += 1
+            assert keys & TOPICS["fire-review"], plan.index
+    assert fire > 0
