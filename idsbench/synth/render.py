@@ -129,17 +129,9 @@ def dictionary_unit(req: Requirement) -> str | None:
 def standard_cases(plan: TaskPlan) -> tuple[Group, ...]:
     """Groups of the conversation whose class has a StandardCase subtype in one of its versions (IFC4 walls,
     doors, beams ...): an entity facet does not match the subtype, so the request says the model has none."""
-    found = {}
-    for turn in plan.turns:
-        classes = schema_vocabulary_union(turn.versions)
-        for spec in turn.specs:
-            if spec.group.ifc_class + "STANDARDCASE" in classes:
-                found.setdefault(spec.group.key, spec.group)
+    found = {spec.group.key: spec.group for turn in plan.turns for spec in turn.specs
+             if any(spec.group.ifc_class + "STANDARDCASE" in schema_vocabulary(v).classes for v in turn.versions)}
     return tuple(found.values())
-
-
-def schema_vocabulary_union(versions: tuple[str, ...]) -> set[str]:
-    return {c for v in versions for c in schema_vocabulary(v).classes}
 
 
 def filename(plan: TaskPlan) -> str:
