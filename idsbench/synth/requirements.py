@@ -120,9 +120,10 @@ def _enumeration(rng: random.Random, setting: Setting, concept: Concept, home: H
 
 
 def _codes(rng: random.Random, codes: tuple[str, ...]) -> Value:
-    if len(codes) >= 3 and rng.random() < 0.45:
-        chosen = sorted(rng.sample(range(len(codes)), rng.choice((2, 3))))
-        return OneOf(tuple(codes[i] for i in chosen), (None,) * len(chosen))
+    if len(codes) >= 3 and rng.random() < 0.45:  # codes are listed as a scale: neighbours (Fc24-Fc30), no gaps
+        count = rng.choice((2, 3))
+        start = rng.randrange(len(codes) - count + 1)
+        return OneOf(codes[start:start + count], (None,) * count)
     return Equals(rng.choice(codes))
 
 

@@ -216,6 +216,21 @@ def test_enumerated_values_are_ones_the_group_has_and_one_of_takes_neighbouring_
     assert adjacent > 0
 
 
+def test_one_of_several_codes_takes_neighbours_on_the_codes_scale():
+    """"Fc24 or Fc30", "IP44, IP54 or IP55": a run of the listed scale, never its ends without the middle."""
+    props, runs = lexicon().properties, 0
+    for plan in plans():
+        for spec, req in _requirements(plan):
+            concept = props.get(req.key) if req.source == "standard" else None
+            if concept is None or concept.enumeration or not isinstance(req.value, OneOf):
+                continue
+            codes = concept.codes_for(plan.jurisdiction)
+            start = codes.index(req.value.gold[0])
+            assert codes[start:start + len(req.value.gold)] == req.value.gold, (plan.index, req.value.gold)
+            runs += 1
+    assert runs > 0
+
+
 @pytest.mark.parametrize("language", ("en", "ja"))
 def test_a_request_says_the_model_has_no_standard_case_subtypes(language):
     """IFC4 walls, doors, beams ...: the entity facet matches the class only, and the request says so."""
