@@ -11,7 +11,7 @@ from types import ModuleType
 
 from .lexicon import lexicon
 from .plan import Equals, OneOf, Requirement, SpecPlan, TaskPlan, Turn
-from .render import Voice, client_rows, data_type_name, dictionary_unit, item_name, unit_symbol
+from .render import Voice, client_rows, data_type_name, dictionary_unit, item_name, standard_cases, unit_symbol
 from .values import Range
 
 
@@ -27,6 +27,8 @@ def conventions(v: Voice, plan: TaskPlan, w: ModuleType) -> str:
         lines.append(v.pick("anyset", w.ANY_SET))
     if plan.normed():  # whose standards the grades and classes are: one jurisdiction per task
         lines.append(v.pick("norms", w.NORMS[plan.jurisdiction]))
+    if standard_cases(plan):  # the class alone is then the one right entity
+        lines.append(w.standard_case_text([v.words(("group", g.key), g.words) for g in standard_cases(plan)]))
     return w.SEPARATOR.join(lines)
 
 
@@ -121,10 +123,11 @@ def _row(v: Voice, spec: SpecPlan, req: Requirement | None, version: str, extra:
 
 def checklist(v: Voice, plan: TaskPlan, turn: Turn, w: ModuleType) -> str:
     """A checklist export: one row per requirement, columns the gold ignores, a row still to be decided."""
-    rows = [_row(v, spec, req, turn.versions[0], v.rng.choice(w.EXTRAS), w)
+    shared = v.shared_rng(f"checklist:{plan.turns.index(turn)}")  # both languages: same rows, same order
+    rows = [_row(v, spec, req, turn.versions[0], w.EXTRAS[shared.randrange(len(w.EXTRAS))], w)
             for spec in turn.specs for req in spec.requirements or (None,)]
     if plan.difficulty != "easy":
-        rows.insert(v.rng.randint(0, len(rows)), [rows[0][0], rows[0][1], *w.TBD_ROW])
+        rows.insert(shared.randint(0, len(rows)), [rows[0][0], rows[0][1], *w.TBD_ROW])
     table = io.StringIO()
     writer = csv.writer(table, lineterminator="\n")
     writer.writerow(v.pick("csv-header", w.HEADERS))

@@ -38,6 +38,7 @@ class Typical:
     step: Fraction
     unit: str | None = None
     bound: str | None = None  # max | min: the only side a brief limits
+    series: tuple[Fraction, ...] = ()  # when given, the only values a brief writes (DN sizes), low..high
 
 
 @dataclass(frozen=True)
@@ -89,6 +90,8 @@ class Concept:
     rivals: tuple[str, ...] = ()  # standard properties the words fit as well: no home where one applies
     role: bool = False  # a flag that selects objects ("main boards"), never one asked of every object
     asked: tuple[str, ...] = ()  # enumerations: the only values a brief requires of every object of a group
+    asked_for: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (group key or class, its plausible values; none: not asked)
+    scale: tuple[str, ...] = ()  # an ordinal enumeration's grades, lowest first: "one of" takes neighbours only
 
     def available(self, jurisdiction: str | None) -> bool:
         """A standard's classes are asked only where the task's jurisdiction has them (None: any)."""
@@ -102,10 +105,20 @@ class Concept:
             return False
         if self.kind == "boolean" and self.decided(group):
             return False  # the group's name answers it ("roofs", "shear walls"): no brief asks
+        if self.asked_of(group) == ():
+            return False  # no value of it is typical of the group (a fuel of radiators)
         return not self.classes or group.ifc_class in self.classes or group.key in self.classes
 
     def decided(self, group: Group) -> bool:
         return bool({group.key, group.ifc_class} & dict(self.answer_for).keys())
+
+    def asked_of(self, group: Group) -> tuple[str, ...] | None:
+        """The values a brief may require of the group: its own list, else the concept's (None: any)."""
+        found = dict(self.asked_for)
+        for key in (group.key, group.ifc_class):
+            if key in found:
+                return found[key]
+        return self.asked or None
 
     def words_of(self, group: Group) -> Words:
         """The item's words for the group: a subtype's own where the trade says it differently."""
@@ -178,6 +191,7 @@ class Lexicon:
     units: Mapping[str, Unit]
     client_sets: tuple[Mapping[str, str], ...]
     client_properties: Mapping[str, ClientProperty]
+    synonyms: tuple[frozenset[str], ...] = ()  # standard property names the trades' words do not tell apart
 
     def group(self, key: str) -> Group:
         return next(g for g in self.groups if g.key == key)
@@ -195,8 +209,9 @@ def _words(entry: Mapping) -> Words:
 def _typical(entry: Mapping | None) -> Typical | None:
     if not entry:
         return None
-    return Typical(Fraction(str(entry["low"])), Fraction(str(entry["high"])), Fraction(str(entry["step"])),
-                   entry.get("unit"), entry.get("bound"))
+    series = tuple(Fraction(str(v)) for v in entry.get("series", ()))
+    return Typical(Fraction(str(entry["low"])), Fraction(str(entry["high"])), Fraction(str(entry.get("step", 1))),
+                   entry.get("unit"), entry.get("bound"), series)
 
 
 def _group(entry: Mapping) -> Group:
@@ -227,7 +242,8 @@ def _concept(key: str, entry: Mapping, quantity: bool) -> Concept:
                    norms=tuple((k, tuple(v)) for k, v in entry.get("norms", {}).items()),
                    not_with=tuple(entry.get("not_with", ())), rivals=tuple(entry.get("rivals", ())),
                    role=bool(entry.get("role", False)),
-                   asked=tuple(entry.get("asked", ())))
+                   asked=tuple(entry.get("asked", ())), scale=tuple(entry.get("scale", ())),
+                   asked_for=tuple((k, tuple(v)) for k, v in entry.get("asked_for", {}).items()))
 
 
 def _unit(key: str, entry: Mapping) -> Unit:
@@ -258,4 +274,5 @@ def lexicon() -> Lexicon:
         units={k: _unit(k, e) for k, e in _read("units.yaml").items()},
         client_sets=tuple(dict(s) for s in clients["sets"]),
         client_properties={k: _client_property(k, e) for k, e in clients["properties"].items()},
+        synonyms=tuple(frozenset(names) for names in _read("synonyms.yaml")),
     )

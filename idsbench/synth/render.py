@@ -14,7 +14,7 @@ from fractions import Fraction
 from idsbench.vocabulary.schema import schema_vocabulary
 
 from .gold import file_stem
-from .lexicon import Words, lexicon
+from .lexicon import Group, Words, lexicon
 from .plan import Equals, Requirement, SpecPlan, TaskPlan, Turn
 from .values import decimal_text
 from .version import GENERATOR
@@ -39,8 +39,11 @@ class Voice:
     def shared(self, key: str, choices):
         """A choice both languages of the task make alike (the purpose, the remark): drawn from the task, not
         from the language's stream, over lists of the same length in both renderers."""
-        rng = random.Random(f"{GENERATOR}:{self.plan.seed}:{self.plan.index}:{key}")
-        return choices[rng.randrange(len(choices))]
+        return choices[self.shared_rng(key).randrange(len(choices))]
+
+    def shared_rng(self, key: str) -> random.Random:
+        """A stream both languages of the task draw alike (the checklist's row order and responsible party)."""
+        return random.Random(f"{GENERATOR}:{self.plan.seed}:{self.plan.index}:{key}")
 
 
 def voice(plan: TaskPlan, language: str) -> Voice:
@@ -121,6 +124,14 @@ def client_rows(plan: TaskPlan) -> list[Requirement]:
 def dictionary_unit(req: Requirement) -> str | None:
     typical = lexicon().client_properties[req.key].typical
     return typical.unit if typical else None
+
+
+def standard_cases(plan: TaskPlan) -> tuple[Group, ...]:
+    """Groups of the conversation whose class has a StandardCase subtype in one of its versions (IFC4 walls,
+    doors, beams ...): an entity facet does not match the subtype, so the request says the model has none."""
+    found = {spec.group.key: spec.group for turn in plan.turns for spec in turn.specs
+             if any(spec.group.ifc_class + "STANDARDCASE" in schema_vocabulary(v).classes for v in turn.versions)}
+    return tuple(found.values())
 
 
 def filename(plan: TaskPlan) -> str:

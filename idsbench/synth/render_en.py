@@ -203,5 +203,11 @@ def change_text(v: Voice, plan: TaskPlan, before: Turn, after: Turn) -> str:
             f"{group_phrase(v, split, version)} must also have: {clause(v, change.requirement)}.")
 
 
+def standard_case_text(nouns: list[str]) -> str:
+    """The export convention that makes the class alone the entity: one sentence for the groups it concerns."""
+    listed = ", ".join(nouns[:-1]) + " and " + nouns[-1] if len(nouns) > 1 else nouns[0]
+    return f"{capital(listed)} are exported without the standard-case subtype."
+
+
 def count_intro(intro: str, count: int) -> str:
     return capital(intro.format({2: "two", 3: "three"}[count]))

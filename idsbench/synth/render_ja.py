@@ -209,5 +209,10 @@ def change_text(v: Voice, plan: TaskPlan, before: Turn, after: Turn) -> str:
             f"{clause(v, change.requirement)}。")
 
 
+def standard_case_text(nouns: list[str]) -> str:
+    """The export convention that makes the class alone the entity: one sentence for the groups it concerns."""
+    return f"{'、'.join(nouns)}はStandardCase サブタイプを用いずに書き出す。"
+
+
 def count_intro(intro: str, count: int) -> str:
     return intro.format(count)

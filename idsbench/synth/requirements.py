@@ -95,11 +95,22 @@ def _measure(rng: random.Random, setting: Setting, typical, integer: bool) -> tu
     return Presence(), None
 
 
-def _enumeration(rng: random.Random, setting: Setting, concept: Concept, home: Home) -> Value:
-    asked = concept.asked or home.enum_values  # "every pile existing" is no brief's requirement
+def _neighbours(rng: random.Random, concept: Concept, known: list) -> list:
+    """Two values for "one of": adjacent grades of an ordinal scale (low or medium, never low or very high),
+    any two of a list of kinds."""
+    if not concept.scale:
+        return sorted(rng.sample(known, 2), key=known.index)
+    graded = sorted((k for k in known if k[0] in concept.scale), key=lambda k: concept.scale.index(k[0]))
+    pairs = [p for p in zip(graded, graded[1:])
+             if concept.scale.index(p[1][0]) - concept.scale.index(p[0][0]) == 1]
+    return list(rng.choice(pairs)) if pairs else []
+
+
+def _enumeration(rng: random.Random, setting: Setting, concept: Concept, home: Home, group: Group) -> Value:
+    asked = concept.asked_of(group) or home.enum_values  # "every pile existing" is no brief's requirement
     known = [(v, w) for v, w in concept.enumeration if v in home.enum_values and v in asked]
-    if len(known) >= 2 and rng.random() < 0.4:
-        chosen = sorted(rng.sample(known, 2), key=known.index)
+    chosen = _neighbours(rng, concept, known) if len(known) >= 2 and rng.random() < 0.4 else []
+    if chosen:
         return OneOf(tuple(v for v, _ in chosen), tuple(w for _, w in chosen))
     weights = [3 if i < 2 else 1 for i in range(len(known))]  # the everyday values first (new, existing)
     if any(spelled_otherwise(v, w) for v, w in known) and rng.random() < setting.hard:
@@ -109,9 +120,10 @@ def _enumeration(rng: random.Random, setting: Setting, concept: Concept, home: H
 
 
 def _codes(rng: random.Random, codes: tuple[str, ...]) -> Value:
-    if len(codes) >= 3 and rng.random() < 0.45:
-        chosen = sorted(rng.sample(range(len(codes)), rng.choice((2, 3))))
-        return OneOf(tuple(codes[i] for i in chosen), (None,) * len(chosen))
+    if len(codes) >= 3 and rng.random() < 0.45:  # codes are listed as a scale: neighbours (Fc24-Fc30), no gaps
+        count = rng.choice((2, 3))
+        start = rng.randrange(len(codes) - count + 1)
+        return OneOf(codes[start:start + count], (None,) * count)
     return Equals(rng.choice(codes))
 
 
@@ -123,7 +135,7 @@ def concept_value(rng: random.Random, setting: Setting, concept: Concept, home: 
         typical = concept.typical_for(group) or replace(concept.typical, low=None, high=None)
         return _measure(rng, setting, typical, concept.kind == "count")
     if concept.kind == "enumeration" and concept.enumeration:
-        return _enumeration(rng, setting, concept, home), None
+        return _enumeration(rng, setting, concept, home, group), None
     if concept.kind == "boolean" and roll < 0.7:
         answer = concept.answer_of(group, rng.random())
         return Equals("true" if answer else "false", concept.true if answer else concept.false), None

@@ -41,6 +41,8 @@ def to_si(value: Fraction, unit: Unit | None) -> Fraction:
 
 
 def sample_number(rng: random.Random, typical: Typical) -> Fraction:
+    if typical.series:  # sizes come from their series (DN15, DN20, DN25 ...), never an arbitrary millimetre
+        return rng.choice([v for v in typical.series if typical.low <= v <= typical.high])
     steps = int((typical.high - typical.low) / typical.step)
     return typical.low + typical.step * rng.randint(0, steps)
 

@@ -86,12 +86,20 @@ def _material_fits(group: Group, set_name: str) -> bool:
 def rivalled(version: str, group: Group, concept: Concept) -> bool:
     """A standard property the concept's words fit as well applies to the group ("fire resistance rating" is
     also IFC2X3's FireResistanceRating): the words do not single one out, so the concept is not asked."""
-    if not concept.rivals:
+    rivals = rival_names(concept)
+    if not rivals:
         return False
     templates = property_sets(version, "latest")
     present = {n for s in candidate_sets(version, group.ifc_class, group.predefined_type)
                for n in templates[s].properties}
-    return bool(present & set(concept.rivals))
+    return bool(present & rivals)
+
+
+def rival_names(concept: Concept) -> frozenset[str]:
+    """The concept's declared rivals and the synonyms of its names (a gutter's Slope beside the Gradient)."""
+    own = set(concept.names)
+    synonyms = {n for names in lexicon().synonyms if names & own for n in names}
+    return frozenset((synonyms | set(concept.rivals)) - own)
 
 
 def _agrees(version: str, home: Home) -> bool:

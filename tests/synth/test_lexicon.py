@@ -210,6 +210,8 @@ def test_the_sibling_check_finds_words_that_fit_an_element_wide_property():
 @pytest.mark.parametrize("key, group_key, version", [
     ("FireRating", "IFCCURTAINWALL", "IFC2X3"),  # Pset_FireRatingProperties.FireResistanceRating
     ("ModelReference", "IFCPUMP", "IFC4X3_ADD2"),  # Pset_ConstructionOccurence.ModelNumber
+    ("Gradient", "IFCPIPESEGMENT/GUTTER", "IFC4X3_ADD2"),  # the gutter's own Pset_PipeSegmentTypeGutter.Slope
+    ("Gradient", "IFCPIPESEGMENT/GUTTER", "IFC4"),
 ])
 def test_a_rivalled_item_is_not_asked_where_its_rival_applies(key, group_key, version):
     concept, group = LEX.properties[key], LEX.group(group_key)
@@ -250,3 +252,35 @@ def test_japanese_words_fit_the_object_and_its_material():
 def test_english_yes_no_items_are_predicates():
     phrases = [p for c in LEX.properties.values() if c.kind == "boolean" for p in c.words.en]
     assert [p for p in phrases if "flag" in p or "/" in p] == []
+
+
+def test_synonyms_leave_a_home_where_no_other_name_of_the_group_applies():
+    """Only the predefined type's own set brings the rival: a culvert's fall is still the occurrence's Gradient."""
+    concept = LEX.properties["Gradient"]
+    assert vocab.home("IFC4X3_ADD2", LEX.group("IFCPIPESEGMENT/CULVERT"), concept).name == "Gradient"
+    assert {"Slope"} <= vocab.rival_names(concept) and "Gradient" not in vocab.rival_names(concept)
+
+
+@pytest.mark.parametrize("version", ("IFC2X3", "IFC4", "IFC4X3_ADD2"))
+def test_no_home_has_a_synonym_among_its_groups_standard_sets(version):
+    templates = property_sets(version, "latest")
+    for group in LEX.groups:
+        names = {n for s in vocab.candidate_sets(version, group.ifc_class, group.predefined_type)
+                 for n in templates[s].properties}
+        for concept in (*LEX.properties.values(), *LEX.quantities.values()):
+            found = vocab.home(version, group, concept)
+            assert found is None or not vocab.rival_names(concept) & names, (version, group.key, concept.key)
+
+
+def test_enumerations_asked_per_group_are_template_values_and_scales_are_complete():
+    for key, concept in LEX.properties.items():
+        values = {v for v, _ in concept.enumeration}
+        assert all(set(allowed) <= values for _, allowed in concept.asked_for), key
+        assert not concept.scale or set(concept.scale) == values, key
+
+
+@pytest.mark.parametrize("key", sorted(k for k, c in LEX.properties.items() if c.typical and c.typical.series))
+def test_a_series_lies_in_the_range_it_is_drawn_from(key):
+    typical = LEX.properties[key].typical
+    assert any(typical.low <= v <= typical.high for v in typical.series), key
+    assert typical.low in typical.series and typical.high in typical.series, key

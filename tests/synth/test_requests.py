@@ -195,3 +195,76 @@ def test_a_purpose_about_one_topic_asks_something_of_it():
             fire += 1
             assert keys & TOPICS["fire-review"], plan.index
     assert fire > 0
+
+
+def test_enumerated_values_are_ones_the_group_has_and_one_of_takes_neighbouring_grades():
+    """Detectors are extra-low-voltage (Class III), radiators burn no fuel, criticality "low or medium"."""
+    props = lexicon().properties
+    adjacent = 0
+    for plan in plans():
+        for spec, req in _requirements(plan):
+            concept = props.get(req.key) if req.source == "standard" else None
+            if concept is None or not concept.enumeration or req is spec.filter:
+                continue
+            golds = req.value.gold if isinstance(req.value, OneOf) else (getattr(req.value, "gold", None),)
+            allowed = concept.asked_of(spec.group)
+            assert allowed is None or None in golds or set(golds) <= set(allowed), (plan.index, req.key)
+            if isinstance(req.value, OneOf) and concept.scale:
+                grades = sorted(concept.scale.index(g) for g in golds)
+                assert grades[1] - grades[0] == 1, (plan.index, golds)
+                adjacent += 1
+    assert adjacent > 0
+
+
+def test_one_of_several_codes_takes_neighbours_on_the_codes_scale():
+    """"Fc24 or Fc30", "IP44, IP54 or IP55": a run of the listed scale, never its ends without the middle."""
+    props, runs = lexicon().properties, 0
+    for plan in plans():
+        for spec, req in _requirements(plan):
+            concept = props.get(req.key) if req.source == "standard" else None
+            if concept is None or concept.enumeration or not isinstance(req.value, OneOf):
+                continue
+            codes = concept.codes_for(plan.jurisdiction)
+            start = codes.index(req.value.gold[0])
+            assert codes[start:start + len(req.value.gold)] == req.value.gold, (plan.index, req.value.gold)
+            runs += 1
+    assert runs > 0
+
+
+@pytest.mark.parametrize("language", ("en", "ja"))
+def test_a_request_says_the_model_has_no_standard_case_subtypes(language):
+    """IFC4 walls, doors, beams ...: the entity facet matches the class only, and the request says so."""
+    from idsbench.synth.render import standard_cases
+
+    said = 0
+    marker = {"en": "without the standard-case subtype", "ja": "StandardCase サブタイプを用いずに"}[language]
+    for plan in plans():
+        first = user_messages(plan, language)[0]
+        assert (marker in first) == bool(standard_cases(plan)), plan.index
+        said += bool(standard_cases(plan))
+    assert said > 0
+
+
+def _responsible(row: list[str], extras: tuple[str, ...]) -> int:
+    """The row's responsible party as a place in the language's list (-1: the row still to be decided)."""
+    return extras.index(row[-1]) if row[-1] in extras else -1
+
+
+def test_checklists_list_the_same_rows_in_both_languages():
+    import csv
+    import io
+
+    tables = 0
+    for plan in plans():
+        if plan.input_format != "csv":
+            continue
+        rows = {}
+        for language in ("en", "ja"):
+            text = user_messages(plan, language)[0]
+            lines = [ln for ln in text.splitlines() if ln.count(",") >= 7]
+            rows[language] = list(csv.reader(io.StringIO("\n".join(lines))))[1:]
+        assert len(rows["en"]) == len(rows["ja"]), plan.index
+        assert [_responsible(r, render_en.EXTRAS) for r in rows["en"]] == \
+            [_responsible(r, render_ja.EXTRAS) for r in rows["ja"]], plan.index
+        tables += 1
+    assert tables > 0
