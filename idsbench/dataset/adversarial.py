@@ -109,10 +109,8 @@ def _final_problems(sc: Scenario, rounds: list[dict]) -> list[str]:
 
 def solver_summary(sc: Scenario) -> list[dict]:
     """The final version's results (for the card's aggregate), [] when the record is incomplete."""
-    record = sc.meta.get("review", {}).get("adversarial")
-    rounds = record.get("rounds") if isinstance(record, dict) else None
     current = content_hash(sc)
-    return [x for r in rounds or [] if isinstance(r, dict) and r.get("data") == current
+    return [x for r in _rounds(sc) if isinstance(r, dict) and r.get("data") == current
             for x in r.get("results") or [] if isinstance(x, dict)]
 
 
@@ -125,7 +123,6 @@ def card_figures(scenarios: list[Scenario]) -> dict[str, str]:
     return {
         "adv_answers": str(len(results)),
         "adv_examples": str(len({x.get("example") for x in results})),
-        "adv_solvers": str(len({x.get("solver") for x in results})),
         "adv_facet_score": f"{100 * sum(float(x.get('facet_f1') or 0) for x in results) / n:.1f}",
         "adv_content": f"{100 * sum(float(x.get('content') or 0) for x in results) / n:.1f}",
         "adv_misses": str(len(misses)),
@@ -137,6 +134,7 @@ def card_figures(scenarios: list[Scenario]) -> dict[str, str]:
 
 
 def _rounds(sc: Scenario) -> list:
+    """The recorded rounds, [] when there are none (or the record is malformed: the gate reports that)."""
     record = sc.meta.get("review", {}).get("adversarial")
     rounds = record.get("rounds") if isinstance(record, dict) else None
     return rounds if isinstance(rounds, list) else []
