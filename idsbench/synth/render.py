@@ -140,3 +140,16 @@ def filename(plan: TaskPlan) -> str:
 
 def changed_turns(plan: TaskPlan) -> list[tuple[Turn, Turn]]:
     return list(zip(plan.turns, plan.turns[1:]))
+
+
+def group_paragraph(v: Voice, spec, group: str, clause, leads: dict, join: str, gap: str, close: str) -> str:
+    """A group's paragraph in one language: a lead by the group's occurrence (one of two phrasings, picked once
+    per group), then its requirements; a prohibited group is the lead alone. The requirements are written
+    before the lead is picked, the order the language's stream of choices was drawn in."""
+    def lead() -> str:
+        return v.pick((spec.occurrence, spec.group.key),
+                      tuple(t.format(group=group, Group=group[:1].upper() + group[1:]) for t in leads[spec.occurrence]))
+    if spec.occurrence == "prohibited":
+        return lead()
+    clauses = join.join(clause(r) for r in spec.requirements)
+    return f"{lead()}{gap}{clauses}{close}"

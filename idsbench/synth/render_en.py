@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from .gold import narrowed
 from .plan import Change, Equals, OneOf, Presence, Requirement, SpecPlan, TaskPlan, Turn
-from .render import Voice, filter_word, group_name, item_name, number, spelled_class, unit_symbol, value_word
+from .render import Voice, filter_word, group_paragraph, group_name, item_name, number, spelled_class, unit_symbol, value_word
 from .values import Format, Range, Token
 
 PURPOSES = {  # by compose.PURPOSES' keys
@@ -145,19 +145,13 @@ def capital(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+LEADS = {"prohibited": ("The model must not contain any {group}.", "No {group} may be delivered in the model."),
+         "optional": ("{Group}, where present:", "If the model has {group}, each of them:"),
+         "required": ("{Group} (the model must contain them):", "The model contains {group}; each one:")}
+
+
 def spec_paragraph(v: Voice, spec: SpecPlan, version: str) -> str:
-    group = group_phrase(v, spec, version)
-    if spec.occurrence == "prohibited":
-        return v.pick(("prohibited", spec.group.key), (f"The model must not contain any {group}.",
-                                                       f"No {group} may be delivered in the model."))
-    clauses = "; ".join(clause(v, r) for r in spec.requirements)
-    if spec.occurrence == "optional":
-        lead = v.pick(("optional", spec.group.key), (f"{capital(group)}, where present:",
-                                                     f"If the model has {group}, each of them:"))
-    else:
-        lead = v.pick(("required", spec.group.key), (f"{capital(group)} (the model must contain them):",
-                                                     f"The model contains {group}; each one:"))
-    return f"{lead} {clauses}."
+    return group_paragraph(v, spec, group_phrase(v, spec, version), lambda r: clause(v, r), LEADS, "; ", " ", ".")
 
 
 HEADERS = (("#", "Element", "Presence in model", "Information item", "Source", "Requirement", "Unit", "Remarks"),

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from .gold import narrowed
 from .plan import Equals, OneOf, Presence, Requirement, SpecPlan, TaskPlan, Turn
-from .render import Voice, filter_word, group_name, item_name, number, spelled_class, unit_symbol, value_word
+from .render import Voice, filter_word, group_paragraph, group_name, item_name, number, spelled_class, unit_symbol, value_word
 from .values import Format, Range, Token
 
 PURPOSES = {  # compose.PURPOSES のキーごと
@@ -145,19 +145,13 @@ def group_phrase(v: Voice, spec: SpecPlan, version: str) -> str:
     return narrowed(group_name(v, spec), filter_word(v, spec), enumeration, "ja")
 
 
+LEADS = {"prohibited": ("{group}はモデルに含めないこと。", "{group}は一切納品しないこと。"),
+         "optional": ("{group}を設置する場合は、各{group}について：", "{group}（ある場合のみ）："),
+         "required": ("{group}（モデルに必ず含まれること）：", "モデルには{group}が含まれていること。各{group}について：")}
+
+
 def spec_paragraph(v: Voice, spec: SpecPlan, version: str) -> str:
-    group = group_phrase(v, spec, version)
-    if spec.occurrence == "prohibited":
-        return v.pick(("prohibited", spec.group.key), (f"{group}はモデルに含めないこと。",
-                                                       f"{group}は一切納品しないこと。"))
-    clauses = "。".join(clause(v, r) for r in spec.requirements)
-    if spec.occurrence == "optional":
-        lead = v.pick(("optional", spec.group.key), (f"{group}を設置する場合は、各{group}について：",
-                                                     f"{group}（ある場合のみ）："))
-    else:
-        lead = v.pick(("required", spec.group.key), (f"{group}（モデルに必ず含まれること）：",
-                                                     f"モデルには{group}が含まれていること。各{group}について："))
-    return f"{lead}{clauses}。"
+    return group_paragraph(v, spec, group_phrase(v, spec, version), lambda r: clause(v, r), LEADS, "。", "", "。")
 
 
 HEADERS = (("No", "対象", "モデル内の有無", "情報項目", "入力先", "要求内容", "単位", "備考"),
