@@ -87,6 +87,7 @@ class Concept:
     words_for: tuple[tuple[str, Words], ...] = ()  # (group key or class, the trade's own words for it there)
     norms: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (jurisdiction, its codes): a standard's classes
     not_with: tuple[str, ...] = ()  # concepts a brief does not ask of the same group beside this one
+    excludes: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (value, concepts not asked beside it on a group)
     rivals: tuple[str, ...] = ()  # standard properties the words fit as well: no home where one applies
     role: bool = False  # a flag that selects objects ("main boards"), never one asked of every object
     asked: tuple[str, ...] = ()  # enumerations: the only values a brief requires of every object of a group
@@ -241,6 +242,7 @@ def _concept(key: str, entry: Mapping, quantity: bool) -> Concept:
                    words_for=tuple((k, _words(w)) for k, w in entry.get("words_for", {}).items()),
                    norms=tuple((k, tuple(v)) for k, v in entry.get("norms", {}).items()),
                    not_with=tuple(entry.get("not_with", ())), rivals=tuple(entry.get("rivals", ())),
+                   excludes=tuple((k, tuple(v)) for k, v in entry.get("excludes", {}).items()),
                    role=bool(entry.get("role", False)),
                    asked=tuple(entry.get("asked", ())), scale=tuple(entry.get("scale", ())),
                    asked_for=tuple((k, tuple(v)) for k, v in entry.get("asked_for", {}).items()))

@@ -76,6 +76,30 @@ def clashes(option: Option, keys: set[str]) -> bool:
         option.key in props[k].not_with for k in keys if k in props)
 
 
+def _excluded_by(req: Requirement) -> set[str]:
+    """The concepts a standard requirement's value rules out on its group (an electric boiler: no firing mode)."""
+    concept = lexicon().properties.get(req.key) if req.source == "standard" else None
+    if concept is None or not concept.excludes:
+        return set()
+    values = {req.value.gold} if isinstance(req.value, Equals) else set(req.value.gold) if isinstance(
+        req.value, OneOf) else set()
+    return {k for value, keys in concept.excludes if value in values for k in keys}
+
+
+def compatible(req: Requirement, others) -> bool:
+    """No value of one rules out the other's item, either way round."""
+    return not any(req.key in _excluded_by(o) or o.key in _excluded_by(req) for o in others)
+
+
+def compatible_all(reqs) -> tuple[Requirement, ...]:
+    """The requirements in order, without those an earlier one's value rules out."""
+    kept: list[Requirement] = []
+    for req in reqs:
+        if compatible(req, kept):
+            kept.append(req)
+    return tuple(kept)
+
+
 def concept_of(option: Option) -> Concept:
     lex = lexicon()
     return lex.quantities[option.key] if option.source == "quantity" else lex.properties[option.key]

@@ -11,7 +11,7 @@ from dataclasses import replace
 
 from .lexicon import lexicon
 from .plan import Brief, Change, Equals, Requirement, SpecPlan, Text, Turn
-from .requirements import clashes, options, requirement
+from .requirements import clashes, compatible, options, requirement
 from .settings import Setting
 from .narrow import fits
 from .traps import enum_trap, home_traps
@@ -41,6 +41,8 @@ def _add(rng, setting, turn: Turn, brief: Brief) -> Turn | None:
     if not pool:
         return None
     added = requirement(rng, setting, turn.versions, spec.group, rng.choice(pool), brief)
+    if not compatible(added, spec.requirements + ((spec.filter,) if spec.filter else ())):
+        return None
     return _replace_spec(turn, index, replace(spec, requirements=spec.requirements + (added,)),
                          Change("add-requirement", index, added))
 

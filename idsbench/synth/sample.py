@@ -12,7 +12,7 @@ from functools import lru_cache
 from .hard import home_kinds, shared_set, spelled_otherwise
 from .lexicon import Group, lexicon
 from .plan import Brief, SpecPlan, TaskPlan, Text, Turn
-from .requirements import Option, clashes, concept_of, options, requirement
+from .requirements import Option, clashes, compatible_all, concept_of, options, requirement
 from .narrow import narrowing
 from .revise import revise
 from .settings import SETTINGS, Setting, difficulty_of
@@ -142,7 +142,7 @@ def draw_spec(rng, setting: Setting, versions, group: Group, brief: Brief, used:
     pool = options(versions, group, brief.client_mode, brief.jurisdiction)
     chosen = _pick(rng, setting, versions, pool, rng.randint(*setting.requirements), used)
     used.update(o.key for o in chosen)
-    reqs = tuple(requirement(rng, setting, versions, group, o, brief) for o in chosen)
+    reqs = compatible_all(requirement(rng, setting, versions, group, o, brief) for o in chosen)
     if not reqs:
         return None
     narrow = narrowing(rng, versions, group, {r.name.en for r in reqs}) if rng.random() < setting.filter else None

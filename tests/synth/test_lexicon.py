@@ -284,3 +284,171 @@ def test_a_series_lies_in_the_range_it_is_drawn_from(key):
     typical = LEX.properties[key].typical
     assert any(typical.low <= v <= typical.high for v in typical.series), key
     assert typical.low in typical.series and typical.high in typical.series, key
+
+
+@pytest.mark.parametrize("key, group_key, low", [
+    ("GlazingAreaFraction", "IFCWINDOW", 50), ("GlazingAreaFraction", "IFCWINDOW/SKYLIGHT", 50),
+])
+def test_a_range_fits_the_kind_of_object(key, group_key, low):
+    """A window or rooflight is mostly glass: no brief asks for one glazed at most 20 %."""
+    assert LEX.properties[key].typical_for(LEX.group(group_key)).low >= low
+
+
+@pytest.mark.parametrize("key, group_key", [
+    ("HandicapAccessible", "IFCSTAIR"), ("HandicapAccessible", "IFCDOOR/TRAPDOOR"),
+    ("FireExit", "IFCWINDOW/SKYLIGHT"), ("FireExit", "IFCTRANSPORTELEMENT/ESCALATOR"),
+    ("SmokeStop", "IFCDOOR/GATE"), ("HasProtectiveEarth", "IFCSENSOR/SMOKESENSOR"),
+    ("ValveOperation", "IFCVALVE/PRESSUREREDUCING"), ("DuctShape", "IFCAIRTERMINAL/GRILLE"),
+])
+def test_statements_that_make_no_sense_for_the_object_are_not_made(key, group_key):
+    assert not LEX.properties[key].fits(LEX.group(group_key))
+
+
+@pytest.mark.parametrize("key, group_key, value", [
+    ("StorageType", "IFCTANK/STORAGE", "WASTEWATER"), ("TankPattern", "IFCTANK/EXPANSION", "RECTANGULAR"),
+    ("LightFixtureMountingType", "IFCLIGHTFIXTURE/SECURITYLIGHTING", "TRACKMOUNTED"),
+])
+def test_values_the_kind_of_object_does_not_have_are_not_asked(key, group_key, value):
+    assert value not in LEX.properties[key].asked_of(LEX.group(group_key))
+
+
+def test_exclusions_name_template_values_and_concepts_that_share_a_group():
+    """An exclusion is only worth its line where both items can be asked of one group."""
+    found = []
+    for key, concept in LEX.properties.items():
+        for value, others in concept.excludes:
+            found += [(key, value)] if value not in dict(concept.enumeration) else []
+            found += [(key, o) for o in others if o not in LEX.properties or not any(
+                concept.fits(g) and LEX.properties[o].fits(g) for g in LEX.groups)]
+    assert found == []
+
+
+@pytest.mark.parametrize("key, value, other", [
+    ("EnergySource", "ELECTRICITY", "BoilerOperatingMode"), ("SprinklerActivation", "FUSIBLESOLDER", "BulbLiquidColour"),
+    ("InsulationStandardClass", "CLASSIIAPPLIANCE", "HasProtectiveEarth"), ("ToiletPanType", "SQUAT", "PanMounting"),
+])
+def test_a_value_rules_out_an_item_beside_it_either_way_round(key, value, other):
+    from idsbench.synth.plan import Equals, OneOf, Presence, Requirement, Text
+    from idsbench.synth.requirements import compatible, compatible_all
+
+    def req(k, v):
+        return Requirement("standard", k, Text.same("Pset_X"), Text.same(k), "IFCLABEL", v)
+    ruling, plain, other_req = req(key, Equals(value)), req(key, Equals("OTHER")), req(other, Presence())
+    assert not compatible(other_req, [ruling]) and not compatible(ruling, [other_req])
+    assert not compatible(other_req, [req(key, OneOf(("OTHER", value), (None, None)))])
+    assert compatible(other_req, [plain]) and compatible_all([ruling, other_req]) == (ruling,)
+
+
+FAMILIES = {  # a noun naming a family of objects in a gloss -> the classes it may be said of
+    "duct": ("IFCDUCTSEGMENT", "IFCDUCTFITTING", "IFCDAMPER"), "ダクト": ("IFCDUCTSEGMENT", "IFCDUCTFITTING", "IFCDAMPER"),
+    "pipe": ("IFCPIPESEGMENT", "IFCPIPEFITTING"), "配管": ("IFCPIPESEGMENT", "IFCPIPEFITTING"),
+    "tray": ("IFCCABLECARRIERSEGMENT",), "トレイ": ("IFCCABLECARRIERSEGMENT",),
+    "cable": ("IFCCABLECARRIERSEGMENT", "IFCCABLESEGMENT"), "ケーブル": ("IFCCABLECARRIERSEGMENT", "IFCCABLESEGMENT"),
+    "valve": ("IFCVALVE",), "弁": ("IFCVALVE", "IFCFIRESUPPRESSIONTERMINAL"),  # 感熱体 of a sprinkler's valve
+    "tank": ("IFCTANK",), "タンク": ("IFCTANK",), "boiler": ("IFCBOILER",), "ボイラ": ("IFCBOILER",),
+    "pump": ("IFCPUMP",), "ポンプ": ("IFCPUMP",), "fan": ("IFCFAN",), "送風機": ("IFCFAN",),
+    "吹出口": ("IFCAIRTERMINAL",),  # a supply terminal only: never a gloss of every air terminal
+}
+
+
+def _family_clashes(group, phrases) -> list:
+    words = re.compile(r"\b(" + "|".join(k for k in FAMILIES if k.isascii()) + r")s?\b")
+    found = [m.group(1) for p in phrases for m in words.finditer(p.lower())]
+    found += [k for k in FAMILIES if not k.isascii() and any(k in p for p in phrases)]
+    return [(group.key, k) for k in found if group.ifc_class not in FAMILIES[k] and not (k == "吹出口" and
+                                                                                          group.key.endswith("/DIFFUSER"))]
+
+
+def test_no_gloss_names_another_family_of_objects_than_the_group_it_is_asked_of():
+    """"Duct shape" of a grille, 「ダクトの形状」 of a diffuser: a gloss follows the template's definition."""
+    found = []
+    for group in LEX.groups:
+        for concept in _applicable(group):
+            if concept.fits(group):
+                words = concept.words_of(group)
+                found += [(concept.key, *c) for c in _family_clashes(group, (*words.en, *words.ja))]
+    assert found == []
+
+
+def test_the_family_lint_flags_a_duct_word_on_an_air_terminal():
+    grille = LEX.group("IFCAIRTERMINAL/GRILLE")
+    assert _family_clashes(grille, ("duct shape",)) == [("IFCAIRTERMINAL/GRILLE", "duct")]
+    assert _family_clashes(grille, ("ダクトの形状",)) == [("IFCAIRTERMINAL/GRILLE", "ダクト")]
+    assert _family_clashes(LEX.group("IFCDUCTSEGMENT"), ("duct shape",)) == []
+
+
+USUAL = {  # the everyday word for predefined types the lexicon has no group of (en, ja), as trades write them
+    "IFCVALVE": {"STOPCOCK": ("stopcock", "止水"), "SAFETYCUTOFF": ("safety cut-off", "緊急遮断"),
+                 "PRESSURERELIEF": ("relief valve", "逃し弁"), "GASCOCK": ("gas cock", "ガス栓"),
+                 "DRAWOFFCOCK": ("drain cock", "水抜き"), "FAUCET": ("faucet", "給水栓"),
+                 "MIXING": ("mixing valve", "混合弁"), "REGULATING": ("regulating valve", "調整弁"),
+                 "ANTIVACUUM": ("vacuum breaker", "真空破壊"), "FLUSHING": ("flush valve", "洗浄弁")},
+    "IFCTANK": {"FEEDANDEXPANSION": ("feed and expansion", "開放式膨張"), "PRESSUREVESSEL": ("pressure vessel", "圧力容器"),
+                "BREAKPRESSURE": ("break tank", "中継水槽")},
+    "IFCSANITARYTERMINAL": {"SINK": ("sink", "流し"), "CISTERN": ("cistern", "ロータンク"), "SHOWER": ("shower", "シャワー")},
+    "IFCAIRTERMINAL": {"REGISTER": ("register", "レジスター"), "LOUVRE": ("louvre", "ガラリ")},
+    "IFCWASTETERMINAL": {"GULLYTRAP": ("gully trap", "トラップ桝"), "FLOORTRAP": ("floor trap", "床排水トラップ")},
+}
+PAREN = re.compile(r"[（(].*?[）)]")
+
+
+def _defining_words(cls: str) -> dict[str, tuple[str, str]]:
+    """A predefined type's defining word per language: its plainest phrase (without a gloss in brackets), or the
+    everyday word of a type the lexicon has no group of."""
+    own = {g.predefined_type: (PAREN.sub("", g.words.en[0]).strip(), PAREN.sub("", g.words.ja[0]).strip())
+           for g in LEX.groups if g.ifc_class == cls and g.predefined_type}
+    return {**USUAL.get(cls, {}), **own}
+
+
+def _sibling_words(group) -> list:
+    found = []
+    for ptype, (en, ja) in _defining_words(group.ifc_class).items():
+        if ptype not in group.predefined_type:  # a combination type (FIRESMOKEDAMPER) says its parts
+            found += [(group.key, p, ptype) for p in group.words.en if en.lower() in p.lower()]
+            found += [(group.key, p, ptype) for p in group.words.ja if ja in p]
+    return found
+
+
+def test_no_word_of_a_predefined_type_is_the_word_of_a_sibling_type():
+    """「止水用の弁」 for isolating valves reads as a stopcock (止水栓, STOPCOCK): a type's words never contain the
+    defining word of another type of its class's enumeration."""
+    found = [f for g in LEX.groups if g.predefined_type for f in _sibling_words(g)]
+    assert found == []
+
+
+def test_the_sibling_word_check_finds_a_stopcock_word():
+    from dataclasses import replace
+
+    from idsbench.synth.lexicon import Words
+    isolating = replace(LEX.group("IFCVALVE/ISOLATING"), words=Words(("isolating valves",), ("止水用の弁",)))
+    assert _sibling_words(isolating) == [("IFCVALVE/ISOLATING", "止水用の弁", "STOPCOCK")]
+
+
+def test_usual_words_name_predefined_types_of_the_schema():
+    for cls, types in USUAL.items():
+        assert set(types) <= set(schema_vocabulary("IFC4X3_ADD2").classes[cls].predefined), cls
+
+
+QUALIFIERS = {"Gross": (("gross", "total", "overall"), ("総", "開口含む", "壁芯")),
+              "Net": (("net", "usable", "deducted"), ("正味", "内法", "有効", "控除"))}
+
+
+def _qualified_concepts():
+    """(concept, qualifier) where a name is Gross*/Net* and its sibling exists in one of its homes' sets."""
+    for concept in (*LEX.properties.values(), *LEX.quantities.values()):
+        for version, home in {(h.pset, h.name): (v, h) for v, _, h in _homes(concept)}.values():
+            for qualifier, other in (("Gross", "Net"), ("Net", "Gross")):
+                sibling = other + home.name[len(qualifier):]
+                if home.name.startswith(qualifier) and sibling in property_sets(version, "latest")[home.pset].properties:
+                    yield concept, qualifier
+
+
+def test_gross_and_net_are_said_in_every_language():
+    """"Plan area of the wall" is GrossFootPrintArea and NetFootPrintArea alike: the qualifier is in every gloss."""
+    found = set()
+    for concept, qualifier in _qualified_concepts():
+        en, ja = QUALIFIERS[qualifier]
+        found |= {(concept.key, p) for p in concept.words.en if not any(q in p.lower() for q in en)}
+        found |= {(concept.key, p) for p in concept.words.ja if not any(q in p for q in ja)}
+    assert sorted(found) == []
+    assert {c.key for c, _ in _qualified_concepts()} >= {"GrossFootprintArea", "NetSideArea", "GrossVolume"}
