@@ -9,6 +9,7 @@ import csv
 import io
 from types import ModuleType
 
+from .gold import group_term
 from .lexicon import lexicon
 from .plan import Equals, OneOf, Requirement, SpecPlan, TaskPlan, Turn
 from .render import Voice, client_rows, data_type_name, dictionary_unit, item_name, standard_cases, unit_symbol
@@ -28,7 +29,7 @@ def conventions(v: Voice, plan: TaskPlan, w: ModuleType) -> str:
     if plan.normed():  # whose standards the grades and classes are: one jurisdiction per task
         lines.append(v.pick("norms", w.NORMS[plan.jurisdiction]))
     if standard_cases(plan):  # the class alone is then the one right entity
-        lines.append(w.standard_case_text([v.words(("group", g.key), g.words) for g in standard_cases(plan)]))
+        lines.append(w.standard_case_text([group_term(plan, g, v.language) for g in standard_cases(plan)]))
     return w.SEPARATOR.join(lines)
 
 
@@ -71,10 +72,16 @@ TOPICS = {"fire-review": frozenset({"FireRating", "SurfaceSpreadOfFlame", "Combu
                                    "FireFightingLift", "FireResistanceRating"})}
 
 
-def _fits(purpose: str, items: list[Requirement]) -> bool:
+# Purposes about one kind of item: a request for them asks at least one of it (a take-off measures quantities).
+SOURCES = {"take-off": frozenset({"quantity"})}
+
+
+def _fits(purpose: str, items: list[Requirement], first: list[Requirement]) -> bool:
     """New-build purposes ask nothing of existing objects or of objects to be demolished; a purpose about one
     topic asks something of it."""
     if purpose in TOPICS and not TOPICS[purpose] & {r.key for r in items if r.source == "standard"}:
+        return False
+    if purpose in SOURCES and not any(r.source in SOURCES[purpose] for r in first):  # the letter states it
         return False
     return purpose not in NEW_BUILD or not any(r.key == "Status" and _golds(r) - {"NEW"} for r in items)
 
@@ -88,9 +95,9 @@ def purposes(plan: TaskPlan) -> tuple[str, ...]:
     """The purposes that fit every group the request is about (a bridge database holds no manholes) and every
     item it asks for."""
     families = {s.group.family for s in plan.turns[0].specs}
-    items = _items(plan)
+    items, first = _items(plan), [r for s in plan.turns[0].specs for r in s.requirements]
     return tuple(p for p, fit in PURPOSES[plan.domain]
-                 if (fit is None or families <= set(fit)) and _fits(p, items))
+                 if (fit is None or families <= set(fit)) and _fits(p, items, first))
 
 
 def letter(v: Voice, plan: TaskPlan, turn: Turn, w: ModuleType) -> str:

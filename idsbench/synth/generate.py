@@ -1,6 +1,7 @@
 """The generation run: plan, write, verify and keep each task, in index order, into an output folder.
 
-Per task: a plan (drawn again while its scored choices equal a benchmark gold's), its records in the
+Per task: a plan (drawn again while its scored choices equal a benchmark gold's, or an earlier task's of the
+run: no two tasks of a folder ask for the same (class, set, property) choices), its records in the
 requested languages, the audit of every gold of the conversation under both audit profiles (a task with a
 finding is dropped and counted: none is expected), and with `prove`, the proof of its final golds on their
 witness models (an unproven task is dropped and counted). Tasks are made in worker processes when asked;
@@ -25,7 +26,7 @@ from idsbench.xmlparse import IdsReader
 from .config import Options
 from .lexicon import lexicon
 from .folder import PROOFS, Writer, claim
-from .overlap import benchmark_choices, shares_choices
+from .overlap import Choice, benchmark_choices, plan_choices, shares_choices
 from .plan import TaskPlan
 from .prove import Ledger, gold_hash, prove_all
 from .records import data_file, problems, record
@@ -55,6 +56,7 @@ class TaskOutcome:
     records: tuple[Row, ...]
     resampled: int  # draws rejected for sharing a benchmark gold's choices
     problems: tuple[str, ...]  # audit findings or schema problems (the task is dropped)
+    choices: frozenset[Choice] = frozenset()  # the plan's scored choices: no later task of the run repeats them
 
 
 @dataclass
@@ -62,18 +64,29 @@ class Tally:
     written: int = 0
     records: int = 0
     resampled: int = 0
+    duplicates: int = 0  # tasks drawn again because an earlier task of the run made the same choices
     dropped_audit: list[str] = field(default_factory=list)
     dropped_proof: list[str] = field(default_factory=list)
     difficulties: Counter = field(default_factory=Counter)
     seconds: float = 0.0
 
 
-def _plan(seed: int, index: int, difficulty: str, languages, benchmark) -> tuple[TaskPlan, int]:
+def _plan(seed: int, index: int, difficulty: str, languages, benchmark,
+          avoid: frozenset = frozenset()) -> tuple[TaskPlan, int]:
+    """The first draw that shares no benchmark gold's choices and, where it can, none of `avoid` (the earlier
+    tasks' choices); the count of draws rejected for the benchmark."""
+    rejected, fallback = 0, None
     for attempt in range(MAX_ATTEMPTS):
         plan = sample_task(seed, index, difficulty, attempt)
-        if not shares_choices(plan, languages, benchmark):
-            return plan, attempt
-    raise RuntimeError(f"task {index}: every draw matched a benchmark gold")  # never seen; a generator bug
+        if shares_choices(plan, languages, benchmark):
+            rejected += 1
+        elif plan_choices(plan, languages[0]) not in avoid:
+            return plan, rejected
+        else:
+            fallback = fallback or plan
+    if fallback is None:
+        raise RuntimeError(f"task {index}: every draw matched a benchmark gold")  # never seen; a generator bug
+    return fallback, rejected
 
 
 def _audit_problems(recs: list[dict]) -> list[str]:
@@ -106,13 +119,26 @@ def _warm_tables() -> None:
                     home_traps(version, found, concept.quantity)
 
 
-def make_task(index: int) -> TaskOutcome:
-    plan, resampled = _plan(_JOB["seed"], index, _JOB["difficulty"], _JOB["languages"], _JOB["benchmark"])
+def make_task(index: int, avoid: frozenset = frozenset()) -> TaskOutcome:
+    plan, resampled = _plan(_JOB["seed"], index, _JOB["difficulty"], _JOB["languages"], _JOB["benchmark"], avoid)
     recs = [record(plan, language) for language in _JOB["languages"]]
     found = [f"{r['id']}: {p}" for r in recs for p in problems(r)] + _audit_problems(recs)
     rows = tuple(Row(r["id"], r["difficulty"], data_file(_JOB["split"], r), json.dumps(r, ensure_ascii=False),
                      r["gold_ids"]) for r in recs)
-    return TaskOutcome(index, rows, resampled, tuple(found))
+    return TaskOutcome(index, rows, resampled, tuple(found), plan_choices(plan, _JOB["languages"][0]))
+
+
+def _distinct(outcomes: list[TaskOutcome], seen: set, tally: Tally) -> list[TaskOutcome]:
+    """The outcomes in index order, each task whose choices an earlier one made drawn again here (in the
+    parent: the result does not depend on the number of workers, and task i on tasks before it only)."""
+    found = []
+    for outcome in outcomes:
+        if outcome.choices in seen:
+            outcome = make_task(outcome.index, frozenset(seen))
+            tally.duplicates += 1
+        seen.add(outcome.choices)
+        found.append(outcome)
+    return found
 
 
 def _outcomes(indexes: range, workers: int, pool) -> Iterator[TaskOutcome]:
@@ -156,7 +182,8 @@ def manifest(options: Options, tally: Tally | None = None, benchmark: str = "") 
     if tally is not None:
         found.update(tasks=tally.written, records=tally.records, by_difficulty=dict(sorted(tally.difficulties.items())),
                      dropped_audit=len(tally.dropped_audit), dropped_proof=len(tally.dropped_proof),
-                     redrawn_for_benchmark_overlap=tally.resampled, benchmark_data=benchmark)
+                     redrawn_for_benchmark_overlap=tally.resampled, redrawn_as_duplicates=tally.duplicates,
+                     benchmark_data=benchmark)
     return found
 
 
@@ -172,13 +199,13 @@ def generate(options: Options, out: Path, *, overwrite: bool = False,
     if options.workers > 1 and options.n >= WARM_FROM:
         _warm_tables()
     ledger = Ledger(out / PROOFS if options.prove else None)
-    tally = Tally()
+    tally, seen = Tally(), set()
     pool = multiprocessing.get_context("fork").Pool(options.workers) if options.workers > 1 else None
     try:
         with Writer(out, options.split) as writer:
             writer.start(manifest(options))
             for indexes in _batches(options.n):
-                outcomes = list(_outcomes(indexes, options.workers, pool))
+                outcomes = _distinct(list(_outcomes(indexes, options.workers, pool)), seen, tally)
                 golds = [r.gold for o in outcomes if not o.problems for r in o.records]
                 proofs = prove_all(golds, ledger, options.workers) if options.prove else {}
                 for outcome in outcomes:

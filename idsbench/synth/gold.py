@@ -8,11 +8,15 @@ Specification names and the title are not scored; they are written in the reques
 """
 from __future__ import annotations
 
+import random
+
 from idsbench.harness.idsxml import (ANY_SET, Attribute, Entity, IdsDocument, Property, Restriction, Specification,
                                     render)
 
+from .lexicon import Group
 from .plan import Equals, OneOf, Presence, Requirement, SpecPlan, TaskPlan, Turn, Value
 from .values import Format, Range
+from .version import GENERATOR
 
 OCCURRENCE = {"required": ("1", "unbounded"), "optional": ("0", "unbounded"), "prohibited": ("0", "0")}
 
@@ -49,20 +53,35 @@ def narrowed(group: str, adjective: str | None, enumeration: bool, language: str
     return f"{adjective}の{group}" if enumeration else f"{adjective}{group}"
 
 
-def spec_name(spec: SpecPlan, language: str) -> str:
+def term(plan: TaskPlan, key: tuple, phrases: tuple[str, ...], language: str) -> str:
+    """The phrase a task uses for a group or a filter value in one language: the request and the gold's
+    specification name say the same (no 「仕切弁」 in the name of a specification asked for as 「遮断弁」)."""
+    rng = random.Random(f"{GENERATOR}:{plan.seed}:{plan.index}:{language}:{'/'.join(map(str, key))}")
+    return phrases[rng.randrange(len(phrases))]
+
+
+def group_term(plan: TaskPlan, group: Group, language: str) -> str:
+    return term(plan, ("group", group.key), group.words.of(language), language)
+
+
+def filter_term(plan: TaskPlan, spec: SpecPlan, language: str) -> str | None:
     value = spec.filter.value if spec.filter else None
-    words = value.words if isinstance(value, Equals) else None
-    adjective = words.of(language)[0] if words else None
-    name = narrowed(spec.group.words.of(language)[0], adjective, spec.filter is not None and
-                    not spec.filter.flag, language)
+    if not isinstance(value, Equals) or value.words is None:
+        return None
+    return term(plan, ("filter", spec.filter.key, value.gold), value.words.of(language), language)
+
+
+def spec_name(plan: TaskPlan, spec: SpecPlan, language: str) -> str:
+    name = narrowed(group_term(plan, spec.group, language), filter_term(plan, spec, language),
+                    spec.filter is not None and not spec.filter.flag, language)
     return name[:1].upper() + name[1:]
 
 
-def specification(spec: SpecPlan, versions: tuple[str, ...], language: str) -> Specification:
+def specification(plan: TaskPlan, spec: SpecPlan, versions: tuple[str, ...], language: str) -> Specification:
     entity = Entity(spec.group.ifc_class, spec.group.predefined_type)
     applicability = (entity,) + ((facet(spec.filter, language),) if spec.filter else ())
     low, high = OCCURRENCE[spec.occurrence]
-    return Specification(spec_name(spec, language), " ".join(versions), applicability,
+    return Specification(spec_name(plan, spec, language), " ".join(versions), applicability,
                          tuple(facet(r, language) for r in spec.requirements), low, high)
 
 
@@ -71,7 +90,7 @@ def file_stem(plan: TaskPlan) -> str:
 
 
 def document(plan: TaskPlan, turn: Turn, language: str) -> IdsDocument:
-    return IdsDocument(file_stem(plan), tuple(specification(s, turn.versions, language) for s in turn.specs))
+    return IdsDocument(file_stem(plan), tuple(specification(plan, s, turn.versions, language) for s in turn.specs))
 
 
 def gold_ids(plan: TaskPlan, turn: Turn, language: str) -> str:

@@ -6,7 +6,7 @@ tests/synth/test_lexicon.py holds every IFC name in them to ifcopenshell.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
@@ -193,9 +193,15 @@ class Lexicon:
     client_sets: tuple[Mapping[str, str], ...]
     client_properties: Mapping[str, ClientProperty]
     synonyms: tuple[frozenset[str], ...] = ()  # standard property names the trades' words do not tell apart
+    prefixes: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # group key or class -> a code's leading letters
 
     def group(self, key: str) -> Group:
         return next(g for g in self.groups if g.key == key)
+
+    def prefixes_of(self, group: Group | None) -> tuple[str, ...]:
+        """The letters a code of the group's objects starts with: its own, its class's, else plain ones."""
+        keys = (group.key, group.ifc_class) if group else ()
+        return next((self.prefixes[k] for k in keys if k in self.prefixes), self.prefixes["default"])
 
 
 def _read(name: str):
@@ -277,4 +283,5 @@ def lexicon() -> Lexicon:
         client_sets=tuple(dict(s) for s in clients["sets"]),
         client_properties={k: _client_property(k, e) for k, e in clients["properties"].items()},
         synonyms=tuple(frozenset(names) for names in _read("synonyms.yaml")),
+        prefixes={k: tuple(v) for k, v in _read("prefixes.yaml").items()},
     )

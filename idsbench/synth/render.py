@@ -13,9 +13,9 @@ from fractions import Fraction
 
 from idsbench.vocabulary.schema import schema_vocabulary
 
-from .gold import file_stem
+from .gold import file_stem, filter_term, group_term
 from .lexicon import Group, Words, lexicon
-from .plan import Equals, Requirement, SpecPlan, TaskPlan, Turn
+from .plan import Requirement, SpecPlan, TaskPlan, Turn
 from .values import decimal_text
 from .version import GENERATOR
 
@@ -92,7 +92,7 @@ def item_name(v: Voice, req: Requirement) -> str:
 
 
 def group_name(v: Voice, spec: SpecPlan) -> str:
-    return v.words(("group", spec.group.key), spec.group.words)
+    return group_term(v.plan, spec.group, v.language)
 
 
 def value_word(v: Voice, req: Requirement, gold: str, words: Words | None) -> str:
@@ -104,10 +104,7 @@ def value_word(v: Voice, req: Requirement, gold: str, words: Words | None) -> st
 
 
 def filter_word(v: Voice, spec: SpecPlan) -> str | None:
-    value = spec.filter.value if spec.filter else None
-    if isinstance(value, Equals) and value.words is not None:
-        return v.words(("filter", spec.filter.key, value.gold), value.words)
-    return None
+    return filter_term(v.plan, spec, v.language)
 
 
 def client_rows(plan: TaskPlan) -> list[Requirement]:
@@ -126,11 +123,16 @@ def dictionary_unit(req: Requirement) -> str | None:
     return typical.unit if typical else None
 
 
+DEPRECATED_STANDARD_CASES = ("IFC4X3_ADD2",)  # the subtypes are kept only for old files: no exporter's choice
+
+
 def standard_cases(plan: TaskPlan) -> tuple[Group, ...]:
-    """Groups of the conversation whose class has a StandardCase subtype in one of its versions (IFC4 walls,
-    doors, beams ...): an entity facet does not match the subtype, so the request says the model has none."""
+    """Groups of the conversation whose class has a StandardCase subtype in one of its versions where exporters
+    still write it (IFC2X3 and IFC4 walls, IFC4 doors, beams ...): an entity facet does not match the subtype, so
+    the request says the model has none."""
     found = {spec.group.key: spec.group for turn in plan.turns for spec in turn.specs
-             if any(spec.group.ifc_class + "STANDARDCASE" in schema_vocabulary(v).classes for v in turn.versions)}
+             if any(spec.group.ifc_class + "STANDARDCASE" in schema_vocabulary(v).classes
+                    for v in turn.versions if v not in DEPRECATED_STANDARD_CASES)}
     return tuple(found.values())
 
 

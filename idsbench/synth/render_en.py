@@ -193,8 +193,12 @@ def change_text(v: Voice, plan: TaskPlan, before: Turn, after: Turn) -> str:
         return f"The {item_name(v, change.old)} of the {group} is no longer needed: please drop it."
     split = after.specs[change.spec]
     return (f"Please split the {group} into {group_phrase(v, split, version)} and "
-            f"{group_phrase(v, after.specs[change.spec + 1], version)}: both keep the current requirements, and the "
-            f"{group_phrase(v, split, version)} must also have: {clause(v, change.requirement)}.")
+            f"{group_phrase(v, after.specs[change.spec + 1], version)}: {SPLIT_PRESENCE[split.occurrence]}, both keep "
+            f"the current requirements, and the {group_phrase(v, split, version)} must also have: "
+            f"{clause(v, change.requirement)}.")
+
+
+SPLIT_PRESENCE = {"required": "both must be present in the model", "optional": "each applies where present"}
 
 
 def standard_case_text(nouns: list[str]) -> str:

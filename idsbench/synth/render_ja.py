@@ -199,8 +199,11 @@ def change_text(v: Voice, plan: TaskPlan, before: Turn, after: Turn) -> str:
     split = after.specs[change.spec]
     other = after.specs[change.spec + 1]
     return (f"{group}を{group_phrase(v, split, version)}と{group_phrase(v, other, version)}に分けてください。"
-            f"どちらも現在の要件はそのままとし、{group_phrase(v, split, version)}には次の項目を追加します："
-            f"{clause(v, change.requirement)}。")
+            f"{SPLIT_PRESENCE[split.occurrence]}どちらも現在の要件はそのままとし、{group_phrase(v, split, version)}には"
+            f"次の項目を追加します：{clause(v, change.requirement)}。")
+
+
+SPLIT_PRESENCE = {"required": "どちらもモデルに含まれていることとし、", "optional": "どちらも存在する場合のみ対象とし、"}
 
 
 def standard_case_text(nouns: list[str]) -> str:

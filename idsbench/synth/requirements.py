@@ -167,7 +167,7 @@ def concept_value(rng: random.Random, setting: Setting, concept: Concept, home: 
     if concept.kind == "label" and codes and roll < 0.7:
         return _codes(rng, codes), None
     if concept.kind == "identifier" and roll < 0.35:
-        return sample_format(rng), None
+        return sample_format(rng, prefixes=lexicon().prefixes_of(group)), None
     return Presence(), None
 
 
@@ -191,14 +191,16 @@ LOCATING = ("Name", "Tag", "RoomNumber")  # fields that mark an object where it 
 def _attribute(rng: random.Random, group: Group, option: Option) -> Requirement:
     attribute = lexicon().attributes[option.key]
     storeys = option.key in LOCATING and group.domain != "civil"
-    value = sample_format(rng, storeys) if "pattern" in attribute.values and rng.random() < 0.6 else Presence()
+    pattern = "pattern" in attribute.values and rng.random() < 0.6
+    value = sample_format(rng, storeys, lexicon().prefixes_of(group)) if pattern else Presence()
     return Requirement("attribute", option.key, None, Text.same(attribute.name), None, value)
 
 
-def client_value(rng: random.Random, setting: Setting, prop: ClientProperty) -> tuple[Value, str | None]:
+def client_value(rng: random.Random, setting: Setting, prop: ClientProperty,
+                 group: Group | None = None) -> tuple[Value, str | None]:
     way = rng.choice(prop.values)
     if way == "code":
-        return sample_format(rng), None
+        return sample_format(rng, prefixes=lexicon().prefixes_of(group)), None
     if way == "enumeration":
         return _codes(rng, prop.codes), None
     if way == "boolean":
@@ -208,13 +210,14 @@ def client_value(rng: random.Random, setting: Setting, prop: ClientProperty) -> 
     return Presence(), None
 
 
-def _client(rng: random.Random, setting: Setting, option: Option, client_set: Text | None) -> Requirement:
+def _client(rng: random.Random, setting: Setting, option: Option, client_set: Text | None,
+            group: Group) -> Requirement:
     prop = lexicon().client_properties[option.key]
     name = Text(prop.names.en[0], prop.names.ja[0])
     pset = client_set if option.source == "client" else None
     if rng.random() < setting.prohibited_requirement:  # a property the client retires: it must not be given
         return Requirement(option.source, option.key, pset, name, prop.data_type, Presence(), "prohibited")
-    value, unit_key = client_value(rng, setting, prop)
+    value, unit_key = client_value(rng, setting, prop, group)
     return Requirement(option.source, option.key, pset, name, prop.data_type, value,
                        traps=unit_trap(unit_key, prop.data_type))
 
@@ -227,7 +230,7 @@ def requirement(rng: random.Random, setting: Setting, versions: tuple[str, ...],
     elif option.source == "attribute":
         found = _attribute(rng, group, option)
     else:
-        found = _client(rng, setting, option, brief.client_set)
+        found = _client(rng, setting, option, brief.client_set, group)
     if not isinstance(found.value, Presence) and rng.random() < setting.optional_requirement:
         return Requirement(**{**found.__dict__, "cardinality": "optional"})
     return found

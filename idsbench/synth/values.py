@@ -139,12 +139,8 @@ class Format:
         return "".join(t.regex() for t in self.tokens)
 
 
-PREFIXES = ("A", "B", "C", "D", "E", "F", "M", "P", "R", "S", "T", "W", "AH", "DB", "FD", "FM", "EL", "PU",
-            "ST", "WC", "BR", "MH", "KB", "SG")
-
-
-def _shapes(rng: random.Random, storeys: bool) -> list[tuple[Token, ...]]:
-    prefix = Token("literal", rng.choice(PREFIXES))
+def _shapes(rng: random.Random, storeys: bool, prefixes: tuple[str, ...]) -> list[tuple[Token, ...]]:
+    prefix = Token("literal", rng.choice(prefixes))
     dash = Token("literal", "-")
     shapes = [
         (prefix, dash, Token("digits", count=rng.choice((3, 4)))),
@@ -156,9 +152,10 @@ def _shapes(rng: random.Random, storeys: bool) -> list[tuple[Token, ...]]:
     return shapes + [(Token("storey"), dash, Token("digits", count=3))] if storeys else shapes
 
 
-def sample_format(rng: random.Random, storeys: bool = False) -> Format:
+def sample_format(rng: random.Random, storeys: bool = False, prefixes: tuple[str, ...] = ("A", "B", "C")) -> Format:
     """A described format; `storeys`: the field marks where a building object is (a tag or name), so a storey
-    code may lead it (never a type, batch or serial number, nor anything of a civil asset)."""
-    tokens = rng.choice(_shapes(rng, storeys))
+    code may lead it (never a type, batch or serial number, nor anything of a civil asset); `prefixes`: the
+    letters codes of the object's kind start with (lexicon/prefixes.yaml)."""
+    tokens = rng.choice(_shapes(rng, storeys, prefixes))
     examples = tuple(dict.fromkeys("".join(t.example(rng) for t in tokens) for _ in range(2)))
     return Format(tokens, examples)

@@ -99,3 +99,30 @@ def test_every_trap_is_a_fact_of_the_catalogue(small_folder):
     traps = [t for r in records for t in r["traps"]]
     assert traps and all(catalogue().by_id(t) is not None for t in traps)
     assert all(sorted({kind_of(t) for t in r["traps"]}) == r["trap_kinds"] for r in records)
+
+
+def test_a_task_making_an_earlier_tasks_choices_is_drawn_again_the_same_way():
+    from idsbench.synth.generate import _plan
+    from idsbench.synth.overlap import plan_choices
+    from idsbench.synth.sample import sample_task
+
+    first = sample_task(11, 0, "easy")
+    taken = frozenset({plan_choices(first, "en")})
+    again, rejected = _plan(11, 0, "easy", ("en", "ja"), frozenset(), taken)
+    assert plan_choices(again, "en") not in taken and rejected == 0
+    assert _plan(11, 0, "easy", ("en", "ja"), frozenset(), taken)[0] == again  # deterministic
+    assert _plan(11, 0, "easy", ("en", "ja"), frozenset())[0] == first  # nothing to avoid: the first draw
+
+
+def test_duplicates_are_drawn_again_in_index_order(monkeypatch):
+    from idsbench.synth import generate as gen
+
+    redrawn = []
+    monkeypatch.setattr(gen, "make_task", lambda i, avoid: redrawn.append((i, len(avoid))) or
+                        gen.TaskOutcome(i, (), 0, (), frozenset({("NEW", str(i), "", "")})))
+    same = frozenset({("IFCWALL", "", "Pset_WallCommon", "FireRating")})
+    outcomes = [gen.TaskOutcome(i, (), 0, (), same) for i in range(3)]
+    tally = gen.Tally()
+    kept = gen._distinct(outcomes, set(), tally)
+    assert [o.choices == same for o in kept] == [True, False, False]
+    assert redrawn == [(1, 1), (2, 2)] and tally.duplicates == 2

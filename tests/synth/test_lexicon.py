@@ -452,3 +452,10 @@ def test_gross_and_net_are_said_in_every_language():
         found |= {(concept.key, p) for p in concept.words.ja if not any(q in p for q in ja)}
     assert sorted(found) == []
     assert {c.key for c, _ in _qualified_concepts()} >= {"GrossFootprintArea", "NetSideArea", "GrossVolume"}
+
+
+def test_code_prefixes_are_kept_for_groups_and_classes_of_the_lexicon():
+    known = {g.key for g in LEX.groups} | {g.ifc_class for g in LEX.groups} | {"default"}
+    assert set(LEX.prefixes) <= known
+    owners = {p: k for k, ps in LEX.prefixes.items() for p in ps}
+    assert owners["MH"] == "IFCDISTRIBUTIONCHAMBERELEMENT"  # a manhole's letters are its own

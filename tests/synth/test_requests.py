@@ -268,3 +268,76 @@ def test_checklists_list_the_same_rows_in_both_languages():
             [_responsible(r, render_ja.EXTRAS) for r in rows["ja"]], plan.index
         tables += 1
     assert tables > 0
+
+
+@pytest.mark.parametrize("language", ("en", "ja"))
+def test_the_specification_name_uses_the_requests_term_for_the_group(language):
+    from idsbench.synth.gold import group_term, spec_name
+
+    for plan in plans():
+        text = "\n".join(user_messages(plan, language))
+        for spec in plan.turns[0].specs:
+            if not plan.spelled:
+                assert group_term(plan, spec.group, language).lower() in text.lower(), plan.index
+            name = spec_name(plan, spec, language)
+            assert group_term(plan, spec.group, language).lower() in name.lower(), plan.index
+
+
+def test_no_value_rules_out_another_item_of_its_group():
+    from idsbench.synth.requirements import compatible
+
+    for plan in plans():
+        for turn in plan.turns:
+            for spec in turn.specs:
+                reqs = list(spec.requirements) + ([spec.filter] if spec.filter else [])
+                assert all(compatible(r, reqs[:i]) for i, r in enumerate(reqs)), plan.index
+
+
+@pytest.mark.parametrize("language", ("en", "ja"))
+def test_a_split_states_each_new_groups_presence_and_the_gold_follows(language):
+    writer = WRITERS[language]
+    said = 0
+    for plan in plans():
+        for before, after in zip(plan.turns, plan.turns[1:]):
+            for step in (*after.steps, after):
+                change = step.change
+                if change is None or change.kind != "group-split":
+                    continue
+                first, second = step.specs[change.spec], step.specs[change.spec + 1]
+                assert first.occurrence == second.occurrence, plan.index
+                text = "\n".join(user_messages(plan, language)[1:])
+                assert writer.SPLIT_PRESENCE[first.occurrence] in text, plan.index
+                said += 1
+    assert said > 0
+
+
+def test_a_quantity_take_off_asks_for_a_quantity_in_its_first_letter():
+    offered = 0
+    for plan in plans():
+        if "take-off" in purposes(plan):
+            offered += 1
+            assert any(r.source == "quantity" for s in plan.turns[0].specs for r in s.requirements), plan.index
+    assert offered > 0
+
+
+def test_the_standard_case_sentence_is_only_for_versions_exporters_write_the_subtypes_in():
+    from idsbench.synth.render import standard_cases
+
+    for plan in plans():
+        if all(v == "IFC4X3_ADD2" for turn in plan.turns for v in turn.versions):
+            assert standard_cases(plan) == (), plan.index
+
+
+def test_codes_start_with_their_objects_letters():
+    """No manhole prefix on a ceiling: a format's literal lead is one of the group's prefixes."""
+    from idsbench.synth.values import Format
+
+    lex = lexicon()
+    checked = 0
+    for plan in plans():
+        for spec, req in _requirements(plan):
+            if isinstance(req.value, Format) and req.value.tokens[0].kind == "literal":
+                assert req.value.tokens[0].text in lex.prefixes_of(spec.group), plan.index
+                checked += 1
+    assert checked > 0
+    assert "MH" not in lex.prefixes_of(lex.group("IFCCOVERING/CEILING")) + lex.prefixes_of(lex.group("IFCBOILER"))
