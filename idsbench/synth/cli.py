@@ -60,7 +60,7 @@ def report(tally, options: Options, out: Path) -> str:
              f"{'s' if options.workers > 1 else ''})",
              f"benchmark overlap: 0 of {tally.written} tasks make the same scored choices as a benchmark gold "
              f"({tally.resampled} draws were made again for that)",
-             f"duplicates: {tally.duplicates} tasks were drawn again as they made an earlier task's scored choices",
+             f"duplicates: {tally.duplicates} tasks were drawn again as they asked what an earlier task asked",
              f"dropped: {len(tally.dropped_audit)} failing the audit, {len(tally.dropped_proof)} failing their "
              f"witnesses{'' if options.prove else ' (not proven: add --prove)'}"]
     lines += [f"  {line}" for line in (tally.dropped_audit + tally.dropped_proof)[:5]]

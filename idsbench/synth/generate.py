@@ -1,7 +1,7 @@
 """The generation run: plan, write, verify and keep each task, in index order, into an output folder.
 
 Per task: a plan (drawn again while its scored choices equal a benchmark gold's, or an earlier task's of the
-run: no two tasks of a folder ask for the same (class, set, property) choices), its records in the
+run: no two tasks of a folder ask the same standard items of the same classes), its records in the
 requested languages, the audit of every gold of the conversation under both audit profiles (a task with a
 finding is dropped and counted: none is expected), and with `prove`, the proof of its final golds on their
 witness models (an unproven task is dropped and counted). Tasks are made in worker processes when asked;
@@ -26,7 +26,7 @@ from idsbench.xmlparse import IdsReader
 from .config import Options
 from .lexicon import lexicon
 from .folder import PROOFS, Writer, claim
-from .overlap import Choice, benchmark_choices, plan_choices, shares_choices
+from .overlap import Choice, benchmark_choices, plan_choices, shares_choices, signature
 from .plan import TaskPlan
 from .prove import Ledger, gold_hash, prove_all
 from .records import data_file, problems, record
@@ -56,7 +56,7 @@ class TaskOutcome:
     records: tuple[Row, ...]
     resampled: int  # draws rejected for sharing a benchmark gold's choices
     problems: tuple[str, ...]  # audit findings or schema problems (the task is dropped)
-    choices: frozenset[Choice] = frozenset()  # the plan's scored choices: no later task of the run repeats them
+    signature: frozenset[Choice] = frozenset()  # overlap.signature of the plan: no later task of the run repeats it
 
 
 @dataclass
@@ -73,14 +73,14 @@ class Tally:
 
 def _plan(seed: int, index: int, difficulty: str, languages, benchmark,
           avoid: frozenset = frozenset()) -> tuple[TaskPlan, int]:
-    """The first draw that shares no benchmark gold's choices and, where it can, none of `avoid` (the earlier
-    tasks' choices); the count of draws rejected for the benchmark."""
+    """The first draw that shares no benchmark gold's choices and, where it can, no signature of `avoid` (the
+    earlier tasks'); the count of draws rejected for the benchmark."""
     rejected, fallback = 0, None
     for attempt in range(MAX_ATTEMPTS):
         plan = sample_task(seed, index, difficulty, attempt)
         if shares_choices(plan, languages, benchmark):
             rejected += 1
-        elif plan_choices(plan, languages[0]) not in avoid:
+        elif signature(plan_choices(plan, languages[0])) not in avoid:
             return plan, rejected
         else:
             fallback = fallback or plan
@@ -125,18 +125,18 @@ def make_task(index: int, avoid: frozenset = frozenset()) -> TaskOutcome:
     found = [f"{r['id']}: {p}" for r in recs for p in problems(r)] + _audit_problems(recs)
     rows = tuple(Row(r["id"], r["difficulty"], data_file(_JOB["split"], r), json.dumps(r, ensure_ascii=False),
                      r["gold_ids"]) for r in recs)
-    return TaskOutcome(index, rows, resampled, tuple(found), plan_choices(plan, _JOB["languages"][0]))
+    return TaskOutcome(index, rows, resampled, tuple(found), signature(plan_choices(plan, _JOB["languages"][0])))
 
 
 def _distinct(outcomes: list[TaskOutcome], seen: set, tally: Tally) -> list[TaskOutcome]:
-    """The outcomes in index order, each task whose choices an earlier one made drawn again here (in the
+    """The outcomes in index order, each task whose signature an earlier one has drawn again here (in the
     parent: the result does not depend on the number of workers, and task i on tasks before it only)."""
     found = []
     for outcome in outcomes:
-        if outcome.choices in seen:
+        if outcome.signature in seen:
             outcome = make_task(outcome.index, frozenset(seen))
             tally.duplicates += 1
-        seen.add(outcome.choices)
+        seen.add(outcome.signature)
         found.append(outcome)
     return found
 

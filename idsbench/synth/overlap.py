@@ -70,5 +70,13 @@ def plan_choices(plan: TaskPlan, language: str) -> frozenset[Choice]:
     return frozenset(found)
 
 
+def signature(found: frozenset[Choice]) -> frozenset[Choice]:
+    """What makes two tasks of one run near-duplicates: the classes they are about and the standard items
+    they ask (a client's own properties and attributes aside; wash basins with a status are one task however
+    many codes the client adds)."""
+    return frozenset({(c, p, s, n) for c, p, s, n in found if s.startswith(("Pset_", "Qto_"))}
+                     | {(c, p, "", "") for c, p, _, _ in found})
+
+
 def shares_choices(plan: TaskPlan, languages, benchmark: frozenset[frozenset[Choice]]) -> bool:
     return any(plan_choices(plan, language) in benchmark for language in languages)

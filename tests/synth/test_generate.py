@@ -103,13 +103,13 @@ def test_every_trap_is_a_fact_of_the_catalogue(small_folder):
 
 def test_a_task_making_an_earlier_tasks_choices_is_drawn_again_the_same_way():
     from idsbench.synth.generate import _plan
-    from idsbench.synth.overlap import plan_choices
+    from idsbench.synth.overlap import plan_choices, signature
     from idsbench.synth.sample import sample_task
 
     first = sample_task(11, 0, "easy")
-    taken = frozenset({plan_choices(first, "en")})
+    taken = frozenset({signature(plan_choices(first, "en"))})
     again, rejected = _plan(11, 0, "easy", ("en", "ja"), frozenset(), taken)
-    assert plan_choices(again, "en") not in taken and rejected == 0
+    assert signature(plan_choices(again, "en")) not in taken and rejected == 0
     assert _plan(11, 0, "easy", ("en", "ja"), frozenset(), taken)[0] == again  # deterministic
     assert _plan(11, 0, "easy", ("en", "ja"), frozenset())[0] == first  # nothing to avoid: the first draw
 
@@ -124,5 +124,5 @@ def test_duplicates_are_drawn_again_in_index_order(monkeypatch):
     outcomes = [gen.TaskOutcome(i, (), 0, (), same) for i in range(3)]
     tally = gen.Tally()
     kept = gen._distinct(outcomes, set(), tally)
-    assert [o.choices == same for o in kept] == [True, False, False]
+    assert [o.signature == same for o in kept] == [True, False, False]
     assert redrawn == [(1, 1), (2, 2)] and tally.duplicates == 2

@@ -33,3 +33,15 @@ def test_no_generated_task_shares_its_choices_with_the_benchmark(small_folder):
     folder, tally = small_folder
     benchmark = benchmark_choices()
     assert [r["id"] for _, _, r in iter_records(folder) if choices_of(r["gold_ids"]) in benchmark] == []
+
+
+def test_the_near_duplicate_signature_keeps_classes_and_standard_items_only():
+    from idsbench.synth.overlap import signature
+
+    basins = ("IFCSANITARYTERMINAL", "WASHHANDBASIN")
+    status = (*basins, "Pset_SanitaryTerminalTypeCommon", "Status")
+    with_code = frozenset({status, (*basins, "OwnerData", "SupplierReference")})
+    assert signature(with_code) == signature(frozenset({status})) == frozenset({status, (*basins, "", "")})
+    assert signature(frozenset({(*basins, "@attribute", "Tag")})) == frozenset({(*basins, "", "")})
+    assert signature(frozenset({status})) != signature(frozenset({(*basins, "Qto_SanitaryTerminalBaseQuantities",
+                                                                   "GrossWeight")}))
