@@ -9,7 +9,6 @@ import csv
 import io
 from types import ModuleType
 
-from .gold import group_term
 from .lexicon import lexicon
 from .plan import Equals, OneOf, Requirement, SpecPlan, TaskPlan, Turn
 from .render import Voice, client_rows, data_type_name, dictionary_unit, item_name, standard_cases, unit_symbol
@@ -29,7 +28,9 @@ def conventions(v: Voice, plan: TaskPlan, w: ModuleType) -> str:
     if plan.normed():  # whose standards the grades and classes are: one jurisdiction per task
         lines.append(v.pick("norms", w.NORMS[plan.jurisdiction]))
     if standard_cases(plan):  # the class alone is then the one right entity
-        lines.append(w.standard_case_text([group_term(plan, g, v.language) for g in standard_cases(plan)]))
+        version = plan.turns[0].versions[0]  # named as the body names them: IfcWall elements at easy
+        lines.append(w.standard_case_text([w.group_phrase(v, SpecPlan(g, "required", ()), version)
+                                           for g in standard_cases(plan)]))
     return w.SEPARATOR.join(lines)
 
 

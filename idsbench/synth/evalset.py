@@ -31,7 +31,7 @@ EVAL_SETS = {
         "synth-eval-v1",
         Options(n=2000, seed=20250, difficulty="mixed", languages=("en", "ja"), split="test", prove=True,
                 name="synth-eval-v1"),
-        GENERATOR, data_hash="f3f9bf398c72", slice_hash="37e9dd04b1464bd1"),
+        GENERATOR, data_hash="41307954835f", slice_hash="e787d778b46de236"),
 }
 
 

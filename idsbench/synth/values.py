@@ -40,9 +40,21 @@ def to_si(value: Fraction, unit: Unit | None) -> Fraction:
     return value if unit is None else value * unit.factor + unit.offset
 
 
+def _series(typical: Typical) -> list[Fraction]:
+    return [v for v in typical.series if typical.low <= v <= typical.high]
+
+
+def _ends(typical: Typical) -> tuple[Fraction, Fraction]:
+    """The lowest and highest value a brief writes in the range."""
+    if typical.series:
+        values = _series(typical)
+        return values[0], values[-1]
+    return typical.low, typical.low + typical.step * int((typical.high - typical.low) / typical.step)
+
+
 def sample_number(rng: random.Random, typical: Typical) -> Fraction:
     if typical.series:  # sizes come from their series (DN15, DN20, DN25 ...), never an arbitrary millimetre
-        return rng.choice([v for v in typical.series if typical.low <= v <= typical.high])
+        return rng.choice(_series(typical))
     steps = int((typical.high - typical.low) / typical.step)
     return typical.low + typical.step * rng.randint(0, steps)
 
@@ -78,8 +90,9 @@ def sample_range(rng: random.Random, typical: Typical, unit: Unit | None, intege
         if a == b:
             return None
         bounds = (_bound("minInclusive", a, unit), _bound("maxInclusive", b, unit))
-    elif (phrase, a) in (("more than", typical.high), ("less than", typical.low)):
-        return None  # "less than 300 mm" of 300-1200 mm panels: a limit outside the range a brief writes in
+    elif (phrase, a) in (("more than", typical.high), ("less than", typical.low), ("at most", _ends(typical)[0]),
+                         ("at least", _ends(typical)[1])):
+        return None  # "less than 300 mm" of 300-1200 mm panels, "at most DN15" of pipes: no range left to limit
     else:
         bounds = (_bound(BOUND_FACETS[phrase], a, unit),)
     if any(x is None for x in bounds):

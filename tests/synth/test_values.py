@@ -39,3 +39,14 @@ def test_a_format_regex_matches_its_examples_and_not_a_near_miss():
             assert re.fullmatch(found.regex, example), (found.regex, example)
             assert not re.fullmatch(found.regex, example + "0")
         assert "{1}" not in found.regex  # one character is written bare, as people write it
+
+
+def test_a_one_sided_bound_leaves_a_range_to_limit():
+    """"At most DN15" of pipes or "at most 1" panel says one value, not a limit: such bounds are drawn again."""
+    from idsbench.synth.lexicon import Typical
+    from idsbench.synth.values import sample_range
+
+    typical = Typical(Fraction(1), Fraction(3), Fraction(1))
+    drawn = [r for r in (sample_range(random.Random(i), typical, None, True) for i in range(300)) if r]
+    one_sided = {(r.phrase, r.bounds[0].shown) for r in drawn if len(r.bounds) == 1}
+    assert one_sided and not one_sided & {("at most", 1), ("at least", 3), ("less than", 1), ("more than", 3)}
