@@ -37,6 +37,7 @@ from .vocab import home
 
 BATCH = 256  # tasks per batch: made, proven, then written
 MAX_ATTEMPTS = 50  # draws of a task whose plans keep matching a benchmark gold
+DUPLICATE_DRAWS = 8  # draws of a task that keep repeating earlier tasks before the last one is kept
 
 
 @dataclass(frozen=True)
@@ -75,18 +76,16 @@ def _plan(seed: int, index: int, difficulty: str, languages, benchmark,
           avoid: frozenset = frozenset()) -> tuple[TaskPlan, int]:
     """The first draw that shares no benchmark gold's choices and, where it can, no signature of `avoid` (the
     earlier tasks'); the count of draws rejected for the benchmark."""
-    rejected, fallback = 0, None
+    rejected, repeated = 0, 0
     for attempt in range(MAX_ATTEMPTS):
         plan = sample_task(seed, index, difficulty, attempt)
         if shares_choices(plan, languages, benchmark):
             rejected += 1
-        elif signature(plan_choices(plan, languages[0])) not in avoid:
-            return plan, rejected
+        elif signature(plan_choices(plan, languages[0])) not in avoid or repeated == DUPLICATE_DRAWS:
+            return plan, rejected  # where the setting has few tasks left to ask, a repeat is kept at last
         else:
-            fallback = fallback or plan
-    if fallback is None:
-        raise RuntimeError(f"task {index}: every draw matched a benchmark gold")  # never seen; a generator bug
-    return fallback, rejected
+            repeated += 1
+    raise RuntimeError(f"task {index}: every draw matched a benchmark gold")  # never seen; a generator bug
 
 
 def _audit_problems(recs: list[dict]) -> list[str]:
