@@ -67,7 +67,7 @@ def _items(plan: TaskPlan) -> list[Requirement]:
             for r in (*s.requirements, *((s.filter,) if s.filter else ()))]
 
 
-# Purposes about one topic: a request for them asks at least one item of it (a fire-safety review asks fire items).
+# Purposes about one topic: most items of a request for them are on it (a fire-safety review asks fire items).
 TOPICS = {"fire-review": frozenset({"FireRating", "SurfaceSpreadOfFlame", "Combustible", "Compartmentation", "FireExit",
                                    "SelfClosing", "SmokeStop", "SprinklerProtection", "AirPressurization",
                                    "FireFightingLift", "FireResistanceRating"})}
@@ -76,13 +76,32 @@ TOPICS = {"fire-review": frozenset({"FireRating", "SurfaceSpreadOfFlame", "Combu
 # Purposes about one kind of item: a request for them asks at least one of it (a take-off measures quantities).
 SOURCES = {"take-off": frozenset({"quantity"})}
 
+# Purposes before anything is bought or built, and the items that exist only once it is: who made an object,
+# its serial and batch, its warranty, installation and condition.
+DESIGN_STAGE = frozenset({"design-check", "structural-check", "fire-review", "access-review", "take-off",
+                          "earthworks-check"})
+AS_BUILT = frozenset({"Manufacturer", "ModelLabel", "ModelReference", "ArticleNumber", "GlobalTradeItemNumber",
+                      "ProductionYear", "ManufacturingDate", "SerialNumber", "BarCode", "BatchReference",
+                      "AcquisitionDate", "WarrantyStartDate", "WarrantyEndDate", "WarrantyIdentifier",
+                      "WarrantyPeriod", "PointOfContact", "AssessmentDate", "NextAssessmentDate",
+                      "PutIntoOperationDate", "AcceptanceDate"})
+NEUTRAL = {"architectural": "fm-handover", "structural": "maintenance-register", "mep": "maintenance-register",
+           "civil": "civil-register"}  # the purpose any request of the trade fits
+
+
+def _on_topic(purpose: str, items: list[Requirement]) -> bool:
+    standard = [r.key for r in items if r.source == "standard"]
+    return 2 * sum(k in TOPICS[purpose] for k in standard) > len(items)
+
 
 def _fits(purpose: str, items: list[Requirement], first: list[Requirement]) -> bool:
     """New-build purposes ask nothing of existing objects or of objects to be demolished; a purpose about one
-    topic asks something of it."""
-    if purpose in TOPICS and not TOPICS[purpose] & {r.key for r in items if r.source == "standard"}:
+    topic asks mostly of it; a design-stage purpose asks nothing that exists only once an object is bought."""
+    if purpose in TOPICS and not _on_topic(purpose, items):
         return False
     if purpose in SOURCES and not any(r.source in SOURCES[purpose] for r in first):  # the letter states it
+        return False
+    if purpose in DESIGN_STAGE and any(r.key in AS_BUILT and r.source == "standard" for r in items):
         return False
     return purpose not in NEW_BUILD or not any(r.key == "Status" and _golds(r) - {"NEW"} for r in items)
 
@@ -97,8 +116,9 @@ def purposes(plan: TaskPlan) -> tuple[str, ...]:
     item it asks for."""
     families = {s.group.family for s in plan.turns[0].specs}
     items, first = _items(plan), [r for s in plan.turns[0].specs for r in s.requirements]
-    return tuple(p for p, fit in PURPOSES[plan.domain]
-                 if (fit is None or families <= set(fit)) and _fits(p, items, first))
+    fitting = tuple(p for p, fit in PURPOSES[plan.domain]
+                    if (fit is None or families <= set(fit)) and _fits(p, items, first))
+    return fitting or (NEUTRAL[plan.domain],)
 
 
 def letter(v: Voice, plan: TaskPlan, turn: Turn, w: ModuleType) -> str:

@@ -90,6 +90,7 @@ class Concept:
     excludes: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (value, concepts not asked beside it on a group)
     rivals: tuple[str, ...] = ()  # standard properties the words fit as well: no home where one applies
     role: bool = False  # a flag that selects objects ("main boards"), never one asked of every object
+    envelope: bool = False  # thermal and solar: asked of the building's skin only, never of internal objects
     asked: tuple[str, ...] = ()  # enumerations: the only values a brief requires of every object of a group
     asked_for: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (group key or class, its plausible values; none: not asked)
     scale: tuple[str, ...] = ()  # an ordinal enumeration's grades, lowest first: "one of" takes neighbours only
@@ -249,7 +250,7 @@ def _concept(key: str, entry: Mapping, quantity: bool) -> Concept:
                    norms=tuple((k, tuple(v)) for k, v in entry.get("norms", {}).items()),
                    not_with=tuple(entry.get("not_with", ())), rivals=tuple(entry.get("rivals", ())),
                    excludes=tuple((k, tuple(v)) for k, v in entry.get("excludes", {}).items()),
-                   role=bool(entry.get("role", False)),
+                   role=bool(entry.get("role", False)), envelope=bool(entry.get("envelope", False)),
                    asked=tuple(entry.get("asked", ())), scale=tuple(entry.get("scale", ())),
                    asked_for=tuple((k, tuple(v)) for k, v in entry.get("asked_for", {}).items()))
 

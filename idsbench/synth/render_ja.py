@@ -5,6 +5,8 @@ not translated from the English renderer: the two share only the plan.
 """
 from __future__ import annotations
 
+import re
+
 from .gold import narrowed
 from .plan import Equals, OneOf, Presence, Requirement, SpecPlan, TaskPlan, Turn
 from .render import Voice, filter_word, group_paragraph, group_name, item_name, number, spelled_class, unit_symbol, value_word
@@ -195,12 +197,25 @@ def change_text(v: Voice, plan: TaskPlan, before: Turn, after: Turn) -> str:
     if change.kind == "remove-requirement":
         item = item_name(v, change.old)
         item = f"「{item}」の項目" if change.old.flag else item  # 「避難経路上か」: a question, named as an item
-        return f"{group}の{item}は不要になりましたので、削除してください。"
+        return f"{_of_group(group, item)}は不要になりましたので、削除してください。"
     split = after.specs[change.spec]
     other = after.specs[change.spec + 1]
     return (f"{group}を{group_phrase(v, split, version)}と{group_phrase(v, other, version)}に分けてください。"
             f"{SPLIT_PRESENCE[split.occurrence]}どちらも現在の要件はそのままとし、{group_phrase(v, split, version)}には"
             f"次の項目を追加します：{clause(v, change.requirement)}。")
+
+
+# A noun said twice across の (洗面器の洗面器の…): a template joined a group to an item that already names it.
+DOUBLED = re.compile(r"(\S{2,})の\1")
+
+
+def _of_group(group: str, item: str) -> str:
+    """「{group}の{item}」, unless the item already names the group (洗面器の取付方式 stands alone) or the join
+    would say a noun twice (then 「{group}について、{item}」)."""
+    if group in item:
+        return item
+    joined = f"{group}の{item}"
+    return f"{group}について、{item}" if DOUBLED.search(joined) else joined
 
 
 SPLIT_PRESENCE = {"required": "どちらもモデルに含まれていることとし、", "optional": "どちらも存在する場合のみ対象とし、"}

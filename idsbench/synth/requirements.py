@@ -86,9 +86,20 @@ def _excluded_by(req: Requirement) -> set[str]:
     return {k for value, keys in concept.excludes if value in values for k in keys}
 
 
+def _internal(req: Requirement) -> bool:
+    return req.key == "IsExternal" and isinstance(req.value, Equals) and req.value.gold == "false"
+
+
+def _envelope(req: Requirement) -> bool:
+    concept = lexicon().properties.get(req.key) if req.source == "standard" else None
+    return concept is not None and concept.envelope
+
+
 def compatible(req: Requirement, others) -> bool:
-    """No value of one rules out the other's item, either way round."""
-    return not any(req.key in _excluded_by(o) or o.key in _excluded_by(req) for o in others)
+    """No value of one rules out the other's item, either way round; no U-value or g-value of internal
+    objects."""
+    return not any(req.key in _excluded_by(o) or o.key in _excluded_by(req)
+                   or _internal(req) and _envelope(o) or _envelope(req) and _internal(o) for o in others)
 
 
 def compatible_all(reqs) -> tuple[Requirement, ...]:

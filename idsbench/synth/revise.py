@@ -131,6 +131,8 @@ def _split(rng, setting, turn: Turn, brief: Brief) -> Turn | None:
                 continue
             yes, no = (Requirement("standard", key, Text.same(found.pset), Text.same(found.name), found.data_type,
                                    Equals(v, w)) for v, w in (("true", concept.true), ("false", concept.false)))
+            if not compatible(no, spec.requirements):
+                continue  # internal walls keep no U-value
             added = _add(rng, setting, Turn(turn.versions, (replace(spec, filter=yes),)), brief)
             if added is None:
                 return None

@@ -12,7 +12,7 @@ from functools import lru_cache
 from .hard import home_kinds, shared_set, spelled_otherwise
 from .lexicon import Group, lexicon
 from .plan import Brief, SpecPlan, TaskPlan, Text, Turn
-from .requirements import Option, clashes, compatible_all, concept_of, options, requirement
+from .requirements import Option, clashes, compatible, compatible_all, concept_of, options, requirement
 from .narrow import narrowing
 from .revise import revise
 from .settings import SETTINGS, Setting, difficulty_of
@@ -146,7 +146,7 @@ def draw_spec(rng, setting: Setting, versions, group: Group, brief: Brief, used:
     if not reqs:
         return None
     narrow = narrowing(rng, versions, group, {r.name.en for r in reqs}) if rng.random() < setting.filter else None
-    return SpecPlan(group, occurrence, reqs, narrow)
+    return SpecPlan(group, occurrence, reqs, narrow if narrow and compatible(narrow, reqs) else None)
 
 
 def _client(rng: random.Random, setting: Setting) -> tuple[str | None, Text | None]:

@@ -10,6 +10,7 @@ import random
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
+from functools import lru_cache
 
 from .lexicon import Typical, Unit
 
@@ -52,11 +53,29 @@ def _ends(typical: Typical) -> tuple[Fraction, Fraction]:
     return typical.low, typical.low + typical.step * int((typical.high - typical.low) / typical.step)
 
 
-def sample_number(rng: random.Random, typical: Typical) -> Fraction:
-    if typical.series:  # sizes come from their series (DN15, DN20, DN25 ...), never an arbitrary millimetre
-        return rng.choice(_series(typical))
+SIDE_PART = 4  # a lower limit comes from the lowest quarter of the values, an upper one from the highest
+
+
+@lru_cache(maxsize=None)
+def _values(typical: Typical) -> tuple[Fraction, ...]:
+    """Every value a brief writes in the range: sizes from their series (DN15, DN20 ...), else by step."""
+    if typical.series:
+        return tuple(_series(typical))
     steps = int((typical.high - typical.low) / typical.step)
-    return typical.low + typical.step * rng.randint(0, steps)
+    return tuple(typical.low + typical.step * i for i in range(steps + 1))
+
+
+def side_values(typical: Typical, side: str) -> tuple[Fraction, ...]:
+    """The values a limit on one side is drawn from: every object of a group must plausibly meet it, so a
+    minimum sits in the low part of the typical range and a maximum in the high part (no beam "at most
+    2.5 m" of 2-16 m beams)."""
+    values = _values(typical)
+    part = -(-len(values) // SIDE_PART)
+    return values[:part] if side == "min" else values[-part:]
+
+
+def _side(facet: str) -> str:
+    return "min" if facet.startswith("min") else "max"
 
 
 @dataclass(frozen=True)
@@ -85,7 +104,8 @@ def _bound(facet: str, shown: Fraction, unit: Unit | None) -> Bound | None:
 def sample_range(rng: random.Random, typical: Typical, unit: Unit | None, integer: bool) -> Range | None:
     """A bound a brief would set on the value, or None when the drawn number does not convert exactly."""
     phrase = rng.choice(PHRASES[typical.bound])
-    a, b = sorted((sample_number(rng, typical), sample_number(rng, typical)))
+    a = rng.choice(side_values(typical, "min" if phrase == "between" else _side(BOUND_FACETS[phrase])))
+    b = rng.choice(side_values(typical, "max"))
     if phrase == "between":
         if a == b:
             return None

@@ -459,3 +459,54 @@ def test_code_prefixes_are_kept_for_groups_and_classes_of_the_lexicon():
     assert set(LEX.prefixes) <= known
     owners = {p: k for k, ps in LEX.prefixes.items() for p in ps}
     assert owners["MH"] == "IFCDISTRIBUTIONCHAMBERELEMENT"  # a manhole's letters are its own
+
+
+def _singular(word: str) -> str:
+    if word.endswith("ies"):
+        return word[:-3] + "y"
+    if word.endswith(("ches", "shes", "sses", "xes")):
+        return word[:-2]
+    return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
+
+
+# The noun a predefined type's definition opens with ("A blind with adjustable horizontal slats ..." -> blind).
+DEFINED_AS = re.compile(r"^(?:An?|The)\s+(?:[a-z-]+\s+){0,2}?([a-z-]+?)(?:\s+(?:with|for|that|which|of|used|in|to|on|"
+                        r"is|installed|made|designed)\b|[,.;(])")
+
+
+def _type_words(ifc_class: str, versions) -> set[str]:
+    """The name and defining noun of each predefined type of the class, but for the class's own word (the
+    DOOR of IfcDoor, the ELEMENT of a proxy): a label using one of them names that type, not the class."""
+    import ifcopenshell.ifcopenshell_wrapper as wrapper
+    from ifcopenshell.util.doc import get_predefined_type_doc
+
+    own, found = ifc_class.lower(), set()
+    for version in versions:
+        name = wrapper.schema_by_name(version).declaration_by_name(ifc_class).name()
+        for value in schema_vocabulary(version).classes[ifc_class].predefined:
+            doc = get_predefined_type_doc(version.replace("_ADD2", ""), name, value) or ""
+            head = DEFINED_AS.match(doc.strip())
+            found |= {value.lower(), head.group(1).lower() if head else ""}
+    return {w for w in found if w and w not in own and w not in ("userdefined", "notdefined")}
+
+
+def _naming_a_type(group, labels) -> list[str]:
+    words = _type_words(group.ifc_class, group.versions)
+    return [label for label in labels if words & {_singular(w) for w in re.findall(r"[a-z]+", label.lower())}]
+
+
+def test_class_wide_labels_name_no_predefined_type_of_the_class():
+    """"Blinds" of IfcShadingDevice would be as right with JALOUSIE: a whole class is named by class-wide words."""
+    assert _naming_a_type(LEX.group("IFCSHADINGDEVICE"), ["blinds", "shutters and awnings", "shading devices"]) == [
+        "blinds", "shutters and awnings"]
+    assert [(g.key, p) for g in LEX.groups if not g.predefined_type for p in _naming_a_type(g, g.words.en)] == []
+    # nor do the Japanese ones list examples of some types (「ブラインド・オーニング等」), which English cannot mirror
+    assert [(g.key, p) for g in LEX.groups if not g.predefined_type for p in g.words.ja if "等" in p] == []
+
+
+@pytest.mark.parametrize("one, other", [("TileLength", "TileWidth"), ("RiserHeight", "TreadLength"),
+                                        ("NumberOfRiser", "NumberOfTreads"), ("LiftClearDepth", "LiftClearWidth")])
+def test_properties_tied_to_each_other_are_not_bounded_apart_on_one_group(one, other):
+    """Drawn apart, a tile width of at least 600 beside a length under 600 contradicts itself."""
+    props = LEX.properties
+    assert other in props[one].not_with or one in props[other].not_with

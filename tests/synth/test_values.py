@@ -8,7 +8,7 @@ from fractions import Fraction
 import pytest
 
 from idsbench.synth.lexicon import lexicon
-from idsbench.synth.values import decimal_text, sample_format, to_si
+from idsbench.synth.values import decimal_text, sample_format, sample_range, side_values, to_si
 
 UNITS = lexicon().units
 
@@ -50,3 +50,24 @@ def test_a_one_sided_bound_leaves_a_range_to_limit():
     drawn = [r for r in (sample_range(random.Random(i), typical, None, True) for i in range(300)) if r]
     one_sided = {(r.phrase, r.bounds[0].shown) for r in drawn if len(r.bounds) == 1}
     assert one_sided and not one_sided & {("at most", 1), ("at least", 3), ("less than", 1), ("more than", 3)}
+
+
+def test_a_limit_is_one_every_object_of_the_group_can_meet():
+    """A maximum comes from the top of the typical range and a minimum from the bottom: no beam "at most
+    2.5 m" of 2-16 m beams, no room "at least 230 m2" of 5-300 m2 rooms."""
+    from idsbench.synth.lexicon import Typical
+
+    beams = Typical(Fraction(2), Fraction(16), Fraction(1, 2), "m")
+    assert max(side_values(beams, "min")) <= 6 and min(side_values(beams, "max")) >= 12
+    rng = random.Random(4)
+    concepts = [c for c in (*lexicon().properties.values(), *lexicon().quantities.values())]
+    typicals = [t for c in concepts for t in (c.typical, *dict(c.ranges).values()) if t and t.low is not None]
+    drawn = 0
+    for typical in typicals:
+        low_part, high_part = max(side_values(typical, "min")), min(side_values(typical, "max"))
+        for _ in range(12):
+            found = sample_range(rng, typical, None, False)
+            for bound in found.bounds if found else ():
+                drawn += 1
+                assert bound.shown <= low_part if bound.facet.startswith("min") else bound.shown >= high_part
+    assert drawn > 1000
