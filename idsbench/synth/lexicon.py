@@ -41,6 +41,9 @@ class Typical:
     series: tuple[Fraction, ...] = ()  # when given, the only values a brief writes (DN sizes), low..high
 
 
+FOUNDATION_CLASSES = ("IFCFOOTING", "IFCPILE", "IFCSLAB/BASESLAB")  # cast against the ground, below the building
+
+
 @dataclass(frozen=True)
 class Group:
     """A group of objects: an IFC class, optionally narrowed by a predefined type."""
@@ -57,6 +60,10 @@ class Group:
     @property
     def key(self) -> str:
         return f"{self.ifc_class}/{self.predefined_type}" if self.predefined_type else self.ifc_class
+
+    @property
+    def foundation(self) -> bool:
+        return self.ifc_class in FOUNDATION_CLASSES or self.key in FOUNDATION_CLASSES
 
     def usable_in(self, versions: tuple[str, ...]) -> bool:
         return all(v in self.versions and v not in self.skip_versions for v in versions)
@@ -91,6 +98,7 @@ class Concept:
     rivals: tuple[str, ...] = ()  # standard properties the words fit as well: no home where one applies
     role: bool = False  # a flag that selects objects ("main boards"), never one asked of every object
     envelope: bool = False  # thermal and solar: asked of the building's skin only, never of internal objects
+    above_ground: bool = False  # fire and heat loss: never asked of foundations
     asked: tuple[str, ...] = ()  # enumerations: the only values a brief requires of every object of a group
     asked_for: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (group key or class, its plausible values; none: not asked)
     scale: tuple[str, ...] = ()  # an ordinal enumeration's grades, lowest first: "one of" takes neighbours only
@@ -104,6 +112,8 @@ class Concept:
 
     def fits(self, group: Group) -> bool:
         if self.domains and group.domain not in self.domains or group.key in self.excluded:
+            return False
+        if self.above_ground and group.foundation:
             return False
         if self.kind == "boolean" and self.decided(group):
             return False  # the group's name answers it ("roofs", "shear walls"): no brief asks
@@ -251,6 +261,7 @@ def _concept(key: str, entry: Mapping, quantity: bool) -> Concept:
                    not_with=tuple(entry.get("not_with", ())), rivals=tuple(entry.get("rivals", ())),
                    excludes=tuple((k, tuple(v)) for k, v in entry.get("excludes", {}).items()),
                    role=bool(entry.get("role", False)), envelope=bool(entry.get("envelope", False)),
+                   above_ground=bool(entry.get("above_ground", False)),
                    asked=tuple(entry.get("asked", ())), scale=tuple(entry.get("scale", ())),
                    asked_for=tuple((k, tuple(v)) for k, v in entry.get("asked_for", {}).items()))
 

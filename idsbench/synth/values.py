@@ -131,9 +131,14 @@ def shift_range(rng: random.Random, old: Range, typical: Typical) -> Range | Non
         return None
     for _ in range(8):
         new = sample_range(random.Random(rng.random()), typical, old.unit, old.base == "xs:integer")
-        if new is not None and new.phrase == old.phrase and new.bounds != old.bounds:
+        if new is not None and new.phrase == old.phrase and new.bounds != old.bounds and _modest(old, new):
             return new
     return None
+
+
+def _modest(old: Range, new: Range) -> bool:
+    """A revision tightens or relaxes a limit; it does not halve or double it (70 then 30 mm of a slab)."""
+    return all(o.shown > 0 and Fraction(1, 2) < n.shown / o.shown < 2 for o, n in zip(old.bounds, new.bounds))
 
 
 @dataclass(frozen=True)

@@ -3,4 +3,4 @@
 Bump it whenever a change can alter any generated task for a given seed (lexicon, sampling, rendering,
 gold writing): synth-eval-v1 pins the version it was made with, and its test regenerates a slice.
 """
-GENERATOR = "ids-synth-7"
+GENERATOR = "ids-synth-8"

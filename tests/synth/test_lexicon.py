@@ -136,6 +136,8 @@ def test_ranges_are_ones_a_practitioner_accepts():
     ("ConcreteCoverAtLinks", "IFCSLAB/SIDEWALK"), ("GlazingAreaFraction", "IFCDOOR/GATE"),
     ("NumberOfPoles", "IFCUNITARYEQUIPMENT/SPLITSYSTEM"), ("WorkingPressure", "IFCPIPESEGMENT/GUTTER"),
     ("IsExternal", "IFCROOF"), ("LoadBearing", "IFCWALL/SHEAR"),  # the name answers it
+    ("ThermalTransmittance", "IFCSLAB/BASESLAB"), ("Compartmentation", "IFCFOOTING/PAD_FOOTING"),
+    ("Combustible", "IFCPILE/BORED"), ("Compartmentation", "IFCSLAB/BASESLAB"),  # foundations: no fire, no heat loss
 ])
 def test_items_are_not_asked_of_objects_they_make_no_sense_for(key, group_key):
     assert not LEX.properties[key].fits(LEX.group(group_key))
@@ -288,6 +290,7 @@ def test_a_series_lies_in_the_range_it_is_drawn_from(key):
 
 @pytest.mark.parametrize("key, group_key, low", [
     ("GlazingAreaFraction", "IFCWINDOW", 50), ("GlazingAreaFraction", "IFCWINDOW/SKYLIGHT", 50),
+    ("NominalThickness", "IFCPAVEMENT/RIGID", 150),  # a concrete road slab
 ])
 def test_a_range_fits_the_kind_of_object(key, group_key, low):
     """A window or rooflight is mostly glass: no brief asks for one glazed at most 20 %."""
@@ -510,3 +513,31 @@ def test_properties_tied_to_each_other_are_not_bounded_apart_on_one_group(one, o
     """Drawn apart, a tile width of at least 600 beside a length under 600 contradicts itself."""
     props = LEX.properties
     assert other in props[one].not_with or one in props[other].not_with
+
+
+def test_the_two_bar_covers_are_never_asked_of_one_group():
+    """Drawn apart, the link cover could exceed the main-bar cover, which sits a link's diameter further in."""
+    from idsbench.synth.requirements import clashes
+    links = [o for g in LEX.groups for o in _options_of(g) if o.key == "ConcreteCoverAtLinks"]
+    assert links and all(clashes(o, {"ConcreteCoverAtMainBars"}) for o in links)
+
+
+def _options_of(group):
+    from idsbench.synth.requirements import options
+    return options(group.versions, group, None) if group.versions else []
+
+
+_WASTE_SIBLINGS = ("FLOORWASTE", "FLOORTRAP", "GULLYTRAP", "GULLYSUMP", "ROOFDRAIN", "WASTETRAP")
+
+
+@pytest.mark.parametrize("group", [g for g in LEX.groups if g.ifc_class == "IFCWASTETERMINAL"],
+                         ids=lambda g: g.key)
+def test_waste_terminal_words_pick_one_predefined_type(group):
+    """A bare "floor drain" is as much a FLOORTRAP as a FLOORWASTE; the words must carry what the definitions
+    tell apart (the trap: in the fitting or apart from it)."""
+    import ifcopenshell.util.doc as doc
+    text = " ".join(group.words.en).lower()
+    definition = doc.get_predefined_type_doc("IFC4", "IfcWasteTerminalType", group.predefined_type).lower()
+    if "separate trap" in definition:
+        assert "trap" in text and ("separate" in text or "without" in text or "untrapped" in text)
+    assert not any(w in text for w in ("floor drain", "floor gull")), text

@@ -71,3 +71,19 @@ def test_a_limit_is_one_every_object_of_the_group_can_meet():
                 drawn += 1
                 assert bound.shown <= low_part if bound.facet.startswith("min") else bound.shown >= high_part
     assert drawn > 1000
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_a_revised_bound_stays_on_its_side_in_range_and_within_a_factor_of_two(seed):
+    from idsbench.synth.lexicon import Typical
+    from idsbench.synth.values import shift_range
+    typical = Typical(Fraction(30), Fraction(400), Fraction(10), "mm", "min")
+    unit = lexicon().units["mm"]
+    old = sample_range(random.Random(seed), typical, unit, False)
+    new = old and shift_range(random.Random(seed + 100), old, typical)
+    if new is None:
+        return
+    assert new.phrase == old.phrase
+    for o, n in zip(old.bounds, new.bounds):
+        assert typical.low <= n.shown <= typical.high and o.facet == n.facet
+        assert Fraction(1, 2) < n.shown / o.shown < 2
