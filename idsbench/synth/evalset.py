@@ -31,7 +31,7 @@ EVAL_SETS = {
         "synth-eval-v1",
         Options(n=2000, seed=20250, difficulty="mixed", languages=("en", "ja"), split="test", prove=True,
                 name="synth-eval-v1"),
-        GENERATOR, data_hash="ba2444b27de5", slice_hash="72a9aee25560c580"),
+        GENERATOR, data_hash="71d09592dc07", slice_hash="64baa186d738c3f3"),
 }
 
 
